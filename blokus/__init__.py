@@ -9,13 +9,13 @@ The public vocabulary, re-exported here::
     414
 """
 
+from blokus.game import Game, LegalMoves, Turn
 from blokus.geometry import Board, Cell, Point, SquareBoard, TriangleBoard
 from blokus.notation import IllegalMoveError, InvalidMoveError, Move
 from blokus.pieces import CLASSIC, JUNIOR, TRIGON, Piece, PieceSet
 from blokus.placements import PlacementTable, placement_table
 from blokus.scoring import Outcome
 from blokus.variants import VARIANTS, Color, Seat, Seating, Variant, variant
-from blokus.game import Game, LegalMoves, Turn
 
 __version__ = "0.1.0"
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 __all__ = [
     "Board",
@@ -193,7 +193,7 @@ class Board:
         min_l = min(v[1] for c in cells for v in c)
         parity = (cells[0][0][0] + cells[0][0][1]) % 2
         dx, dl = self._normalize_offset(min_x, min_l, parity)
-        return tuple(sorted(tuple(sorted((x + dx, l + dl) for x, l in c)) for c in cells))
+        return tuple(sorted(tuple(sorted((x + dx, y + dl) for x, y in c)) for c in cells))
 
     def shape(self, cells: Iterable[Cell]) -> Shape:
         """Normalized shape of a set of board cells (translation removed)."""
@@ -234,7 +234,7 @@ class Board:
             dx, dl = verts[0][0] - anchor[0], verts[0][1] - anchor[1]
             cells = []
             for c in shape:
-                key = tuple((x + dx, l + dl) for x, l in c)
+                key = tuple((x + dx, y + dl) for x, y in c)
                 cell = self._cell_of_vertices.get(key)
                 if cell is None:
                     break

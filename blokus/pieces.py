@@ -8,8 +8,8 @@ the ones Pentobi and the player community use.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from blokus.geometry import Board, Cell, Shape, square_board, triangle_board
 
@@ -36,7 +36,9 @@ class Piece:
 class PieceSet:
     """The pieces of one colour, for one kind of grid."""
 
-    def __init__(self, name: str, kind: str, drawings: dict[str, Sequence[str]], copies: int = 1):
+    def __init__(
+        self, name: str, kind: str, drawings: Mapping[str, Sequence[str]], copies: int = 1
+    ) -> None:
         self.name = name
         self.kind = kind
         board = _prototype(kind)

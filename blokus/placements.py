@@ -13,6 +13,7 @@ placements (bit ``i`` = placement ``i``).
 from __future__ import annotations
 
 import functools
+
 from blokus.geometry import Board, Cell
 from blokus.notation import Move
 from blokus.pieces import PieceSet

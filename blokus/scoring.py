@@ -18,8 +18,8 @@ Equal scores share a place.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 __all__ = ["RULES", "Outcome", "color_score", "bonus", "places"]
 
