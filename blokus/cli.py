@@ -2,10 +2,14 @@
 
 ::
 
-    blokus play  [--variant ID] [--seating ID] [--scoring RULE] [--load RECORD]
+    blokus serve [--host H] [--port P] [--open]
+    blokus play  [--variant ID] [--seating ID] [--seat N=SPEC] [--scoring RULE] [--load RECORD]
     blokus show  RECORD [--move N] [--svg FILE] [--no-color]
     blokus legal RECORD [--move N] [--color C] [--count]
     blokus score RECORD [--scoring RULE]
+    blokus gtp   [--game ID] [--level N] [--seed N] [--threads N]
+    blokus match PLAYER_A PLAYER_B [--variant ID] [--games N] [--workers K] [--out DIR]
+    blokus bench [--variant ID] [--seconds S] [--threads T] [--json] [--record FILE --move N]
 
 Any bad argument or unreadable record gives one line on stderr,
 ``blokus: error: ...``, and exit status 2.
@@ -306,13 +310,17 @@ Commands:
   pieces NAME      draw every orientation of piece NAME, numbered
   legal            list the legal moves (only counted when there are many)
   board            draw the board again
-  undo             take back the last move
+  undo             take back the last move (and the computer's replies)
+  hint             ask the computer for a move
   save FILE        write the game to FILE as a Blokus SGF record (.blksgf)
   quit             leave (asks again if moves are not saved)
   help             this text
 A colour that cannot move passes automatically.  On the board each colour is
 its initial, the last move in lower case, + marks a free starting cell.
 Columns are letters, rows are numbers from 1 at the bottom."""
+
+HINT_PLAYER = "level:5"
+"""The player that answers ``hint`` (``greedy`` without the search kernel)."""
 
 LEGAL_LIST_MAX = 40
 """``legal`` lists the moves up to this many, else counts them per piece."""
@@ -350,6 +358,8 @@ class HotSeat:
         self.saved_as = saved_as
         """The file the game was last saved to (or loaded from)."""
         self._saved_moves: list[Move] | None = None if saved_as is None else game.move_stack
+        self.hint_player: ComputerPlayer | None = None
+        """Who answers ``hint`` (made on first use)."""
         self._quit_warned = False
 
     # -- output helpers --
@@ -506,6 +516,9 @@ class HotSeat:
             return self._undo()
         if command == "board":
             return "moved"
+        if command == "hint":
+            self._hint()
+            return "stay"
         if command == "legal":
             self._legal()
             return "stay"
@@ -550,6 +563,17 @@ class HotSeat:
         self._quit_warned = False
         self.say("Took back: " + "; ".join(taken))
         return "moved"
+
+    def _hint(self) -> None:
+        if self.hint_player is None:
+            from blokus.players import make_player
+
+            try:
+                self.hint_player = make_player(HINT_PLAYER)
+            except ValueError:
+                self.hint_player = make_player("greedy")
+        move = self.hint_player.choose(self.game.copy())
+        self.say(f"Hint ({self.hint_player.name}): {move}")
 
     def _legal(self) -> None:
         game = self.game
@@ -641,11 +665,31 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 f"--variant {args.variant} does not match the record ({record.variant.id})"
             )
         game = record.game(seating=args.seating)
-        return play(game, sys.stdin, sys.stdout, rule=args.scoring, saved_as=args.load)
-    # Seats without a computer player are people at the keyboard.  Computer
-    # seats (``--seat N=SPEC``) plug in here as ``players={seat: player}``.
+        return play(game, sys.stdin, sys.stdout, _computer_seats(game, args.seat),
+                    rule=args.scoring, saved_as=args.load)
+    # Seats without a computer player are people at the keyboard.
     game = Game(args.variant or "duo", args.seating)
-    return play(game, sys.stdin, sys.stdout, rule=args.scoring)
+    return play(game, sys.stdin, sys.stdout, _computer_seats(game, args.seat),
+                rule=args.scoring)
+
+
+def _computer_seats(game: Game, specs: Sequence[str]) -> dict[int, ComputerPlayer]:
+    """``--seat N=SPEC`` options as computer players by seat index."""
+    from blokus.players import make_player
+
+    seats: dict[int, ComputerPlayer] = {}
+    names = ", ".join(f"{i + 1}={s.name}" for i, s in enumerate(game.seating.seats))
+    for spec in specs:
+        number, eq, player = spec.partition("=")
+        if not eq or not number.strip().isdigit() or not player.strip():
+            raise UsageError(f"--seat wants N=PLAYER, like 2=level:5, not {spec!r}")
+        n = int(number)
+        if not 1 <= n <= len(game.seating.seats):
+            raise UsageError(f"no seat {n} in this game (seats: {names})")
+        seats[n - 1] = make_player(player.strip(), seed=None)
+    if seats and len(seats) == len(game.seating.seats):
+        raise UsageError("every seat is a computer: use 'blokus match' to watch computers play")
+    return seats
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
@@ -680,6 +724,70 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from blokus.web.server import run as run_server
+    except ImportError as e:
+        raise UsageError(f"the web app needs its dependencies ({e.name}): "
+                         "pip install 'blokus[web]'") from None
+    run_server(host=args.host, port=args.port, open_browser=args.open)
+    return 0
+
+
+def _cmd_gtp(args: argparse.Namespace) -> int:
+    from blokus.gtp import GtpEngine, run
+    from blokus.players import make_player
+
+    spec = f"level:{args.level}"
+    if args.threads is not None:
+        spec += f",threads={args.threads}"
+    make_player(spec, 0)  # a bad level or a missing kernel is an error now
+    engine = GtpEngine(args.game, lambda seed: make_player(spec, seed), seed=args.seed)
+    run(engine, sys.stdin, sys.stdout)
+    return 0
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from blokus.match import run_match
+
+    summary = run_match(
+        args.player_a, args.player_b, args.variant, args.games, workers=args.workers,
+        out=None if args.out is None else Path(args.out), seed=args.seed,
+        seating=args.seating,
+    )
+    print(summary.report())
+    if args.out is not None:
+        print(f"  records in {args.out}")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    import json
+
+    from blokus.bench import bench
+
+    positions = None
+    if args.record is not None:
+        positions = [_position(_load(args.record), args.move)]
+    elif args.move is not None:
+        raise UsageError("--move needs --record")
+    threads = [args.threads] if args.threads else [1, 2]
+    results = bench(args.variant, args.seconds, threads, positions)
+    if not args.json:
+        print(f"{'variant':10} {'threads':>7} {'random games/s':>15} {'MCTS sims/s':>12}")
+    for r in results:
+        if not args.json:
+            print(f"{r.variant:10} {r.threads:7} {r.random_games_per_s:15,.0f} "
+                  f"{r.mcts_sims_per_s:12,.0f}")
+    if args.json:
+        top = results[-1].as_dict()
+        top["by_threads"] = [r.as_dict() for r in results]
+        print(json.dumps(top))
+    return 0
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser that raises :class:`UsageError` instead of exiting."""
 
@@ -705,11 +813,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser = _Parser(
         prog=PROG,
-        description="Blokus: play in the terminal, and show, list and score game records "
-        "(Blokus SGF, .blksgf, as Pentobi writes them).",
+        description="Blokus: play in the browser or the terminal, show, list and score "
+        "game records (Blokus SGF, .blksgf, as Pentobi writes them), run the engine "
+        "(GTP) and matches.",
         epilog="Every command has --help.  Errors: one line on stderr, exit status 2.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser(
+        "serve",
+        help="start the web app (play in the browser)",
+        description="Start the web app on a local address and print it; open it in a "
+        "browser to play any variant against the computer or with people.",
+    )
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.set_defaults(run=_cmd_serve)
 
     p = sub.add_parser(
         "play",
@@ -729,6 +850,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scoring", choices=RULES, default="advanced",
                    help="scoring rule shown during and after the game (default: advanced)")
     p.add_argument("--load", metavar="RECORD", help="continue the game of a .blksgf record")
+    p.add_argument("--seat", action="append", default=[], metavar="N=PLAYER",
+                   help="seat N (from 1, in turn order) is played by the computer: "
+                   "random, greedy, level:1 .. level:9, mcts:sims=N; repeatable")
     p.set_defaults(run=_cmd_play)
 
     p = sub.add_parser(
@@ -769,6 +893,58 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scoring", choices=RULES, default="advanced",
                    help="scoring rule (default: advanced)")
     p.set_defaults(run=_cmd_score)
+
+    p = sub.add_parser(
+        "gtp",
+        help="run the engine on stdin/stdout (GTP as Pentobi speaks it)",
+        description="Answer GTP commands on stdin/stdout the way Pentobi's engine does "
+        "(set_game, play, genmove, all_legal, final_score, ...).  See docs/gtp.md.",
+    )
+    p.add_argument("--game", default="classic", metavar="ID",
+                   help=f"variant to start with: {variants} (default: classic)")
+    p.add_argument("--level", type=int, default=5, choices=range(1, 10), metavar="N",
+                   help="playing level 1-9 (default: 5)")
+    p.add_argument("--seed", type=int, help="random seed (reproducible play)")
+    p.add_argument("--threads", type=int, metavar="N", help="search threads")
+    p.set_defaults(run=_cmd_gtp)
+
+    p = sub.add_parser(
+        "match",
+        help="play two players against each other",
+        description="Play PLAYER_A against PLAYER_B: pairs of games with the seats "
+        "swapped, in parallel worker processes; prints wins, win rate with a 95%% "
+        "confidence interval and the Elo difference.  A player is random, greedy, "
+        "level:1..9, mcts:sims=N[,threads=T] or gtp:'COMMAND LINE' for an external "
+        "GTP engine (such as Pentobi's).",
+    )
+    p.add_argument("player_a", metavar="PLAYER_A")
+    p.add_argument("player_b", metavar="PLAYER_B")
+    p.add_argument("--variant", default="duo", metavar="ID", help="variant (default: duo)")
+    p.add_argument("--seating", metavar="ID", help="seating (default: the variant's first)")
+    p.add_argument("--games", type=_positive, default=10, metavar="N",
+                   help="games (rounded up to even; default: 10)")
+    p.add_argument("--workers", type=_positive, default=1, metavar="K",
+                   help="parallel worker processes (default: 1)")
+    p.add_argument("--out", metavar="DIR", help="save every game as .blksgf in DIR")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game pair")
+    p.set_defaults(run=_cmd_match)
+
+    p = sub.add_parser(
+        "bench",
+        help="measure the speed of the search kernel and the tree search",
+        description="Random complete games per second in the compiled kernel and MCTS "
+        "simulations per second, with one and two threads.",
+    )
+    p.add_argument("--variant", default="duo", metavar="ID", help="variant (default: duo)")
+    p.add_argument("--seconds", type=float, default=3.0, help="seconds per figure (default 3)")
+    p.add_argument("--threads", type=_positive, metavar="T",
+                   help="only this thread count (default: 1 and 2)")
+    p.add_argument("--record", metavar="FILE", help="search from a position of this record")
+    p.add_argument("--move", type=_positive, metavar="N",
+                   help="with --record: the position before move N")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object on the last line")
+    p.set_defaults(run=_cmd_bench)
     return parser
 
 

@@ -72,7 +72,8 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         except ImportError as e:  # numba missing
             raise PlayerSpecError(f"{spec!r} needs the search kernel: {e}") from None
         try:
-            return mcts_player(kind, options, seed)
+            player: Player = mcts_player(kind, options, seed)
+            return player
         except (KeyError, ValueError) as e:
             raise PlayerSpecError(f"bad player spec {spec!r}: {e}") from None
     raise PlayerSpecError(

@@ -1,0 +1,372 @@
+"""Matches between players: built-in players and external GTP engines.
+
+``blokus match A B --variant duo --games 100 --workers 2 --out games/`` plays A
+against B.  A player is a built-in spec (``random``, ``greedy``, ``level:5``,
+``mcts:sims=2000``) or ``gtp:COMMAND`` for an external engine that speaks GTP
+as Pentobi does (``gtp:'pentobi-gtp --level 5'``).
+
+Fairness: games come in pairs with the same seed, the second with the seats
+swapped.  With more than two seats, A and B take the seats alternately (A, B,
+A, B …; with three seats A, B, A and then B, A, B).  A game is won by the
+side whose seats have the higher mean score (cells placed + bonus, as Pentobi
+counts points; the ranking equals the official advanced scoring); equal means
+are a draw.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from blokus.game import Game
+from blokus.notation import Move
+from blokus.players import Player, PlayerSpecError, make_player
+from blokus.variants import Variant, variant
+
+__all__ = [
+    "GtpPlayer", "GtpEngineError", "GameResult", "MatchSummary", "load_player",
+    "play_game", "run_match", "seat_sides",
+]
+
+
+class GtpEngineError(RuntimeError):
+    """An external engine failed: it died, answered an error, or played an illegal move."""
+
+
+class GtpPlayer:
+    """A player backed by an external GTP engine process."""
+
+    def __init__(self, command: str) -> None:
+        argv = shlex.split(command)
+        if not argv:
+            raise PlayerSpecError("gtp: needs an engine command line")
+        self.name = os.path.basename(argv[0])
+        try:
+            self._proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, text=True, bufsize=1,
+            )
+        except OSError as e:
+            raise PlayerSpecError(f"cannot start engine {command!r}: {e.strerror}") from None
+        self._sent: list[tuple[int, Move]] = []
+        self._variant: Variant | None = None
+        try:
+            self.name = self.send("name") or self.name
+        except GtpEngineError:
+            pass
+
+    def send(self, command: str) -> str:
+        """Send one command; returns the answer text or raises :class:`GtpEngineError`."""
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        try:
+            self._proc.stdin.write(command + "\n")
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise GtpEngineError(f"engine {self.name} is not running") from None
+        lines: list[str] = []
+        while True:
+            line = self._proc.stdout.readline()
+            if not line:
+                raise GtpEngineError(f"engine {self.name} ended while answering {command!r}")
+            line = line.rstrip("\r\n")
+            if not line and lines:
+                break
+            if line or lines:
+                lines.append(line)
+        answer = "\n".join(lines)
+        if answer.startswith("?"):
+            raise GtpEngineError(f"engine {self.name}: {command!r} failed: {answer[1:].strip()}")
+        if not answer.startswith("="):
+            raise GtpEngineError(f"engine {self.name}: malformed answer {answer!r}")
+        return answer[1:].strip()
+
+    def _sync(self, game: Game) -> None:
+        moves = [(t.color, t.move) for t in game.history if not t.move.is_pass]
+        if game.variant is not self._variant:
+            self.send(f"set_game {game.variant.name}")
+            self._variant = game.variant
+            self._sent = []
+            self.send("clear_board")
+        if moves[: len(self._sent)] != self._sent:
+            self.send("clear_board")
+            self._sent = []
+        for color, move in moves[len(self._sent):]:
+            self.send(f"play {game.colors[color].sgf} {move}")
+            self._sent.append((color, move))
+
+    def choose(self, game: Game) -> Move:
+        color = game.turn
+        if color is None:
+            raise ValueError("no legal move: the game is over")
+        self._sync(game)
+        answer = self.send(f"genmove {game.colors[color].sgf}")
+        try:
+            move = game.parse_move(answer)
+        except ValueError as e:
+            raise GtpEngineError(f"engine {self.name} answered {answer!r}: {e}") from None
+        reason = game.why_illegal(move)
+        if reason is not None:
+            raise GtpEngineError(f"engine {self.name} played {answer!r}: {reason}")
+        self._sent.append((color, move))
+        return move
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            try:
+                self.send("quit")
+            except GtpEngineError:
+                pass
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+
+
+def load_player(spec: str, seed: int | None = None) -> Player:
+    """A player from a spec; ``gtp:COMMAND`` starts an external engine."""
+    if spec.startswith("gtp:"):
+        command = spec[4:].strip()
+        if len(command) >= 2 and command[0] == command[-1] and command[0] in "'\"":
+            command = command[1:-1]
+        return GtpPlayer(command)
+    return make_player(spec, seed)
+
+
+def seat_sides(num_seats: int, swapped: bool) -> list[int]:
+    """Which side (0 = A, 1 = B) takes each seat."""
+    return [(i + swapped) % 2 for i in range(num_seats)]
+
+
+@dataclass
+class GameResult:
+    index: int
+    swapped: bool
+    points: tuple[int, ...]
+    """Per colour: cells placed + bonus."""
+    side_means: tuple[float, float]
+    """Mean seat score of A and of B."""
+    sgf: str
+    moves: int
+    error: str | None = None
+
+    @property
+    def a_result(self) -> float:
+        """1 if A won, 0.5 for a draw, 0 if B won."""
+        a, b = self.side_means
+        return 1.0 if a > b else 0.5 if a == b else 0.0
+
+
+def play_game(
+    specs: tuple[str, str], variant_id: str, index: int, seed: int, seating: str | None = None
+) -> GameResult:
+    """Play game ``index`` of a match (odd indices have the seats swapped)."""
+    swapped = index % 2 == 1
+    game = Game(variant_id, seating)
+    sides = seat_sides(len(game.seating.seats), swapped)
+    game_seed = seed + index // 2
+    players: list[Player] = []
+    error = None
+    try:
+        players = [load_player(specs[0], game_seed), load_player(specs[1], game_seed + 7919)]
+        while not game.is_game_over():
+            seat = game.seat_to_move
+            assert seat is not None
+            if game.seating.seats[seat].neutral:
+                move = make_player("random", game_seed).choose(game)
+            else:
+                move = players[sides[seat]].choose(game)
+            game.push(move)
+    except (GtpEngineError, PlayerSpecError, ValueError) as e:
+        error = str(e)
+    finally:
+        for p in players:
+            close = getattr(p, "close", None)
+            if close is not None:
+                close()
+    points = game.scores("cells")
+    sums = [0.0, 0.0]
+    counts = [0, 0]
+    for i, s in enumerate(game.seating.seats):
+        if s.neutral:
+            continue
+        sums[sides[i]] += sum(points[c] for c in s.colors)
+        counts[sides[i]] += 1
+    means = (sums[0] / max(counts[0], 1), sums[1] / max(counts[1], 1))
+    names = [specs[sides[i]] for i in range(len(game.seating.seats))]
+    from blokus import sgf
+
+    info = _player_info(game, names)
+    info["RE"] = _result_text(game, points)
+    return GameResult(index, swapped, points, means, sgf.dumps(game, info), len(game.move_stack),
+                      error)
+
+
+def _player_info(game: Game, names: list[str]) -> dict[str, str]:
+    if len(game.colors) == 2:
+        return {"PB": names[0], "PW": names[1]}
+    return {f"P{c + 1}": names[game.seat_of(c)] for c in range(len(game.colors))}
+
+
+def _result_text(game: Game, points: tuple[int, ...]) -> str:
+    seats = game.seating.seats
+    if len(seats) == 2:
+        a = sum(points[c] for c in seats[0].colors)
+        b = sum(points[c] for c in seats[1].colors)
+        return "0" if a == b else (f"B+{a - b}" if a > b else f"W+{b - a}")
+    return " ".join(str(p) for p in points)
+
+
+@dataclass
+class MatchSummary:
+    """Results from A's point of view."""
+
+    a: str
+    b: str
+    variant: str
+    results: list[GameResult] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for r in self.results if r.a_result == 1.0)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for r in self.results if r.a_result == 0.5)
+
+    @property
+    def losses(self) -> int:
+        return sum(1 for r in self.results if r.a_result == 0.0)
+
+    @property
+    def errors(self) -> list[str]:
+        return [f"game {r.index + 1}: {r.error}" for r in self.results if r.error]
+
+    @property
+    def score(self) -> float:
+        """A's score rate: wins + draws/2 over games."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    @property
+    def mean_difference(self) -> float:
+        """Mean of (A's mean seat score - B's)."""
+        if not self.results:
+            return 0.0
+        return sum(r.side_means[0] - r.side_means[1] for r in self.results) / self.games
+
+    def interval(self) -> tuple[float, float]:
+        """95% confidence interval of the score rate (normal approximation
+        with the observed per-game variance, clipped to [0, 1])."""
+        n = self.games
+        if n < 2:
+            return 0.0, 1.0
+        mean = self.score
+        var = sum((r.a_result - mean) ** 2 for r in self.results) / (n - 1)
+        half = 1.96 * math.sqrt(var / n)
+        return max(0.0, mean - half), min(1.0, mean + half)
+
+    def report(self) -> str:
+        lo, hi = self.interval()
+        lines = [
+            f"{self.a} vs {self.b}, {self.variant}: {self.games} games",
+            f"  A wins {self.wins}, draws {self.draws}, losses {self.losses}",
+            f"  A score rate {100 * self.score:.1f}% (95% CI {100 * lo:.1f}% .. {100 * hi:.1f}%)",
+            f"  Elo difference A-B {format_elo(elo(self.score))} "
+            f"(95% CI {format_elo(elo(lo))} .. {format_elo(elo(hi))})",
+            f"  mean score difference A-B {self.mean_difference:+.2f} points",
+        ]
+        if self.errors:
+            lines.append(f"  {len(self.errors)} games ended by an error:")
+            lines.extend(f"    {e}" for e in self.errors[:10])
+        return "\n".join(lines)
+
+
+def elo(score: float) -> float:
+    """Elo difference for a score rate (±inf at 0 and 1)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def format_elo(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
+
+
+def _job(args: tuple[tuple[str, str], str, int, int, str | None]) -> GameResult:
+    return play_game(*args)
+
+
+def run_match(
+    a: str,
+    b: str,
+    variant_id: str,
+    games: int,
+    workers: int = 1,
+    out: Path | None = None,
+    seed: int = 1,
+    seating: str | None = None,
+    progress: TextIO | None = sys.stderr,
+) -> MatchSummary:
+    """Play ``games`` games (rounded up to an even number) and summarise them.
+    Specs are checked before anything starts; raises ``PlayerSpecError``."""
+    v = variant(variant_id)
+    for spec in (a, b):
+        if not spec.startswith("gtp:"):
+            make_player(spec, 0)
+    games += games % 2
+    summary = MatchSummary(a, b, v.id)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    jobs = [((a, b), v.id, i, seed, seating) for i in range(games)]
+    start = time.monotonic()
+    for result in _results(jobs, workers):
+        summary.results.append(result)
+        if out is not None:
+            (out / f"{v.id}-{result.index + 1:04d}.blksgf").write_text(result.sgf, "utf-8")
+        if progress is not None:
+            _progress(progress, summary, games, time.monotonic() - start)
+    if progress is not None:
+        progress.write("\n")
+    summary.results.sort(key=lambda r: r.index)
+    return summary
+
+
+def _results(
+    jobs: list[tuple[tuple[str, str], str, int, int, str | None]], workers: int
+) -> Iterator[GameResult]:
+    if workers <= 1:
+        for job in jobs:
+            yield _job(job)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap_unordered(_job, jobs)
+
+
+def _progress(stream: TextIO, s: MatchSummary, total: int, elapsed: float) -> None:
+    done = s.games
+    width = 24
+    filled = int(width * done / total)
+    bar = "#" * filled + "-" * (width - filled)
+    eta = elapsed / done * (total - done) if done else 0.0
+    stream.write(
+        f"\r[{bar}] {done}/{total}  A {s.wins}-{s.draws}-{s.losses} B  "
+        f"({100 * s.score:.0f}%)  {elapsed:.0f}s elapsed, ~{eta:.0f}s left "
+    )
+    stream.flush()

@@ -1,0 +1,499 @@
+"""Monte Carlo tree search on the compiled kernel, and the nine levels.
+
+The whole simulation loop is compiled (numba, on :mod:`blokus.kernel`):
+selection by a PUCT rule blended with RAVE (all-moves-as-first) statistics,
+priors from features of a move (piece size, attach points created, opponents'
+attach points covered, distance to the centre early on), expansion of one node
+per simulation, a playout to the end of the game, and the result of every seat
+backed up along the path.  RAVE counts a move as played in a simulation when
+its colour covers all of its cells at the end.  A seat's result is its place against the other
+groups (1 win, 0 loss, ties shared) blended with a small score-difference term,
+so the search prefers winning by more.
+
+Both cores are used by root parallelisation: each thread grows its own tree
+from the same position (numba releases the GIL) and the root visit counts are
+added up.  Trees are kept between moves: when the new position follows from the
+previous root by the moves played since, the search continues in that subtree.
+
+Levels (``level:N``): 1 and 2 play from the priors alone (level 1 sampling them
+with a high temperature: plausible but beatable moves), 3 to 8 search a fixed
+number of simulations (reproducible with a seed), 9 searches for a fixed time
+on two threads.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from blokus import kernel as k
+from blokus.game import Game
+from blokus.notation import Move
+
+__all__ = ["MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS"]
+
+F32 = npt.NDArray[np.float32]
+I32 = npt.NDArray[np.int32]
+I8 = npt.NDArray[np.int8]
+
+
+class Seats(NamedTuple):
+    """Who owns the result of each colour's moves, as arrays for numba."""
+
+    color_seat: I32
+    """Seat of each colour; -1 for the shared colour (rotates)."""
+    shared_color: int
+    num_seats: int
+    seat_group: I32
+    """Scoring group of each seat; -1 for a neutral seat."""
+    num_groups: int
+    cell_weight: F32
+    """Per cell: 1 at the centre, 0 at the farthest cell (for the prior)."""
+
+
+class Tree(NamedTuple):
+    move: I32
+    seat: I8
+    color: I8
+    first_child: I32
+    num_children: I32
+    """-1 while the node is not expanded."""
+    visits: F32
+    value: F32
+    prior: F32
+    rave_n: F32
+    rave_v: F32
+    size: I32
+    """``[1]``: nodes in use."""
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    exploration: float = 1.1
+    rave_bias: float = 0.002
+    rave_weight: float = 60.0
+    score_weight: float = 0.15
+    first_play_urgency: float = 0.55
+
+
+def _new_tree(capacity: int) -> Tree:
+    return Tree(
+        np.full(capacity, -1, np.int32), np.zeros(capacity, np.int8),
+        np.zeros(capacity, np.int8), np.zeros(capacity, np.int32),
+        np.full(capacity, -1, np.int32), np.zeros(capacity, np.float32),
+        np.zeros(capacity, np.float32), np.zeros(capacity, np.float32),
+        np.zeros(capacity, np.float32), np.zeros(capacity, np.float32),
+        np.ones(1, np.int32),
+    )
+
+
+@numba.njit(cache=True, nogil=True)
+def _seat_of(seats: Seats, s: k.State, color: int) -> int:
+    seat = seats.color_seat[color]
+    if seat < 0:
+        return int(s.placed[seats.shared_color]) % seats.num_seats
+    return int(seat)
+
+
+@numba.njit(cache=True, nogil=True)
+def _prior_logits(t: k.Tables, seats: Seats, s: k.State, color: int, moves: I32, n: int,
+                  out: F32) -> None:
+    """Logits of the legal moves of ``color`` from features of each move."""
+    placed = 0
+    for c in range(t.num_colors):
+        placed += s.placed[c]
+    early = max(0.0, 1.0 - placed / (4.0 * t.num_colors))
+    for i in range(n):
+        p = moves[i]
+        size = t.place_size[p]
+        created = 0
+        for j in range(t.place_num_corners[p]):
+            x = t.place_corners[p, j]
+            if s.forbidden[color, x] == 0 and s.attach[color, x] == 0:
+                created += 1
+        blocked = 0
+        centre = 0.0
+        for j in range(size):
+            x = t.place_cells[p, j]
+            centre += seats.cell_weight[x]
+            for o in range(t.num_colors):
+                if o != color and s.attach[o, x] == 1 and s.forbidden[o, x] == 0:
+                    blocked += 1
+        out[i] = (1.3 * size + 0.35 * min(created, 6) + 0.45 * blocked
+                  + 2.5 * early * centre / size)
+
+
+@numba.njit(cache=True, nogil=True)
+def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, moves: I32,
+            logits: F32) -> None:
+    color = k.to_move(s)
+    n = k.legal_moves(t, s, color, moves)
+    start = tree.size[0]
+    if start + n > tree.move.shape[0]:
+        return  # tree full: the node stays a leaf
+    _prior_logits(t, seats, s, color, moves, n, logits)
+    top = -1e30
+    for i in range(n):
+        top = max(top, logits[i])
+    total = 0.0
+    for i in range(n):
+        logits[i] = math.exp(logits[i] - top)
+        total += logits[i]
+    seat = _seat_of(seats, s, color)
+    for i in range(n):
+        c = start + i
+        tree.move[c] = moves[i]
+        tree.seat[c] = seat
+        tree.color[c] = color
+        tree.num_children[c] = -1
+        tree.visits[c] = 0.0
+        tree.value[c] = 0.0
+        tree.prior[c] = logits[i] / total
+        tree.rave_n[c] = 0.0
+        tree.rave_v[c] = 0.0
+    tree.first_child[node] = start
+    tree.num_children[node] = n
+    tree.size[0] = start + n
+
+
+@numba.njit(cache=True, nogil=True)
+def _select(tree: Tree, node: int, exploration: float, rave_bias: float,
+            fpu: float) -> int:
+    first = tree.first_child[node]
+    sqrt_n = math.sqrt(tree.visits[node] + 1.0)
+    best = -1
+    best_value = -1e30
+    for c in range(first, first + tree.num_children[node]):
+        n = tree.visits[c]
+        q = tree.value[c] / n if n > 0 else fpu
+        rn = tree.rave_n[c]
+        if rn > 0:
+            beta = rn / (rn + n + rave_bias * rn * n + 1e-9)
+            q = (1.0 - beta) * q + beta * tree.rave_v[c] / rn
+        u = q + exploration * tree.prior[c] * sqrt_n / (1.0 + n)
+        if u > best_value:
+            best_value = u
+            best = c
+    return best
+
+
+@numba.njit(cache=True, nogil=True)
+def _results(t: k.Tables, seats: Seats, s: k.State, pts: I32, group_score: F32,
+             result: F32, score_weight: float) -> None:
+    """Each seat's result in [0, 1] at the end of a playout."""
+    k.points(t, s, pts)
+    group_score[:] = 0.0
+    for c in range(t.num_colors):
+        seat = seats.color_seat[c]
+        if seat >= 0 and seats.seat_group[seat] >= 0:
+            group_score[seats.seat_group[seat]] += pts[c]
+    g = seats.num_groups
+    for seat in range(seats.num_seats):
+        grp = seats.seat_group[seat]
+        if grp < 0:
+            result[seat] = 0.5
+            continue
+        mine = group_score[grp]
+        wins = 0.0
+        best_other = -1e30
+        for o in range(g):
+            if o != grp:
+                other = group_score[o]
+                best_other = max(best_other, other)
+                if mine > other:
+                    wins += 1.0
+                elif mine == other:
+                    wins += 0.5
+        place = wins / (g - 1) if g > 1 else 0.5
+        diff = mine - best_other
+        result[seat] = (1.0 - score_weight) * place + score_weight * (
+            0.5 + 0.5 * math.tanh(diff / 15.0))
+
+
+@numba.njit(cache=True, nogil=True)
+def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State,
+           sims: int, rng: Any, exploration: float, rave_bias: float,
+           score_weight: float, fpu: float) -> int:
+    """Run ``sims`` simulations from ``root``; returns how many ran (fewer
+    when the tree is full and the root cannot be expanded)."""
+    s = k.copy_state(root_state)
+    moves = np.empty(t.num_placements, np.int32)
+    logits = np.empty(t.num_placements, np.float32)
+    path = np.empty(512, np.int32)
+    pts = np.zeros(t.num_colors, np.int32)
+    group_score = np.zeros(max(seats.num_groups, 1), np.float32)
+    result = np.zeros(seats.num_seats, np.float32)
+    done = 0
+    for _ in range(sims):
+        k.copy_into(s, root_state)
+        if k.to_move(s) < 0:
+            break
+        node = root
+        depth = 0
+        path[0] = root
+        while True:
+            if tree.num_children[node] < 0:
+                _expand(t, seats, tree, node, s, moves, logits)
+                if tree.num_children[node] < 0 or node != root:
+                    break
+            if tree.num_children[node] == 0:
+                break
+            child = _select(tree, node, exploration, rave_bias, fpu)
+            k.play(t, s, tree.move[child])
+            depth += 1
+            path[depth] = child
+            node = child
+            if k.to_move(s) < 0 or depth >= 511 or tree.visits[child] == 0:
+                break
+        if tree.num_children[root] < 0:
+            break  # the tree is full
+        k.playout(t, s, rng)
+        _results(t, seats, s, pts, group_score, result, score_weight)
+        for d in range(depth + 1):
+            n = path[d]
+            tree.visits[n] += 1.0
+            if d > 0:
+                tree.value[n] += result[tree.seat[n]]
+            # RAVE on the final board: a child's move counts as played
+            # when its colour covers all of its cells at the end.
+            if tree.num_children[n] > 0:
+                first = tree.first_child[n]
+                for c in range(first, first + tree.num_children[n]):
+                    p = tree.move[c]
+                    color = tree.color[c]
+                    hit = True
+                    for j in range(t.place_size[p]):
+                        if s.board[t.place_cells[p, j]] != color:
+                            hit = False
+                            break
+                    if hit:
+                        tree.rave_n[c] += 1.0
+                        tree.rave_v[c] += result[tree.seat[c]]
+        done += 1
+    return done
+
+
+@numba.njit(cache=True, nogil=True)
+def priors_for(t: k.Tables, seats: Seats, s: k.State) -> tuple[I32, F32]:
+    """The legal moves of the colour to move and their prior logits."""
+    moves = np.empty(t.num_placements, np.int32)
+    logits = np.empty(t.num_placements, np.float32)
+    color = k.to_move(s)
+    n = k.legal_moves(t, s, color, moves)
+    _prior_logits(t, seats, s, color, moves, n, logits)
+    return moves[:n].copy(), logits[:n].copy()
+
+
+def seats_for(game: Game) -> Seats:
+    seating = game.seating
+    color_seat = np.full(len(game.colors), -1, np.int32)
+    for i, seat in enumerate(seating.seats):
+        for c in seat.colors:
+            color_seat[c] = i
+    shared = -1 if seating.shared_color is None else seating.shared_color
+    if shared >= 0:
+        color_seat[shared] = -1
+    groups = seating.scoring_groups
+    seat_group = np.full(len(seating.seats), -1, np.int32)
+    for g, members in enumerate(groups):
+        for i in members:
+            seat_group[i] = g
+    board = game.board
+    cx = sum(v[0] for vs in board.vertices for v in vs) / (3 * board.size)
+    cy = sum(v[1] for vs in board.vertices for v in vs) / (3 * board.size)
+    scale = 0.5 if board.kind == "triangle" else 1.0
+    dist = []
+    for vs in board.vertices:
+        x = sum(v[0] for v in vs) / len(vs)
+        y = sum(v[1] for v in vs) / len(vs)
+        dist.append(math.hypot((x - cx) * scale, (y - cy) * (0.866 if scale < 1 else 1.0)))
+    far = max(dist) or 1.0
+    weight = np.array([1.0 - d / far for d in dist], np.float32)
+    return Seats(color_seat, shared, len(seating.seats), seat_group, len(groups), weight)
+
+
+class PriorPlayer:
+    """Plays from the move priors alone: the best one (``temperature=0``) or
+    one sampled from ``softmax(logits / temperature)``."""
+
+    def __init__(self, temperature: float = 0.0, seed: int | None = None,
+                 name: str = "prior") -> None:
+        self.name = name
+        self.temperature = temperature
+        self._rng = np.random.default_rng(seed)
+
+    def choose(self, game: Game) -> Move:
+        if game.turn is None:
+            raise ValueError("no legal move: the game is over")
+        t = k.tables(game.variant.id)
+        moves, logits = priors_for(t, seats_for(game), k.state_from_game(game))
+        if self.temperature <= 0:
+            best = np.flatnonzero(logits >= logits.max() - 1e-6)
+            return game.table.move(int(moves[int(self._rng.choice(best))]))
+        w = np.exp((logits - logits.max()) / self.temperature).astype(np.float64)
+        return game.table.move(int(self._rng.choice(moves, p=w / w.sum())))
+
+
+class MctsPlayer:
+    """Monte Carlo tree search with a simulation and/or time budget."""
+
+    def __init__(self, sims: int | None = 1000, seconds: float | None = None,
+                 threads: int = 1, seed: int | None = None,
+                 params: SearchParams | None = None, capacity: int | None = None,
+                 name: str | None = None) -> None:
+        if sims is None and seconds is None:
+            raise ValueError("give a simulation budget, a time budget, or both")
+        if sims is not None and sims < 1:
+            raise ValueError("sims must be at least 1")
+        if seconds is not None and seconds <= 0:
+            raise ValueError("seconds must be positive")
+        if threads < 1:
+            raise ValueError("threads must be at least 1")
+        self.sims = sims
+        self.seconds = seconds
+        self.threads = threads
+        self.params = params or SearchParams()
+        self.capacity = capacity
+        self.name = name or (f"mcts:sims={sims}" if sims else f"mcts:seconds={seconds}")
+        self._seed = seed if seed is not None else int(np.random.default_rng().integers(2**62))
+        self._trees: list[Tree] = []
+        self._root_history: list[Move] | None = None
+        self._roots: list[int] = []
+        self._variant = ""
+        self.last_sims = 0
+        """Simulations of the last search (all threads)."""
+
+    def _reuse(self, game: Game) -> bool:
+        """Move the roots down the trees along the moves played since the last
+        search; False when the trees do not fit the game."""
+        if self._root_history is None or game.variant.id != self._variant:
+            return False
+        moves = [t.move for t in game.history if not t.move.is_pass]
+        old = self._root_history
+        if moves[: len(old)] != old:
+            return False
+        new_roots = []
+        for tree, root in zip(self._trees, self._roots, strict=True):
+            node = root
+            for move in moves[len(old):]:
+                index = game.placement_of(move)
+                n = int(tree.num_children[node])
+                if n <= 0:
+                    return False
+                first = int(tree.first_child[node])
+                kids = np.flatnonzero(tree.move[first:first + n] == index)
+                if len(kids) == 0:
+                    return False
+                node = first + int(kids[0])
+            if int(tree.num_children[node]) < 0:
+                return False
+            new_roots.append(node)
+        self._roots = new_roots
+        return True
+
+    def choose(self, game: Game) -> Move:
+        if game.turn is None:
+            raise ValueError("no legal move: the game is over")
+        t = k.tables(game.variant.id)
+        seats = seats_for(game)
+        state = k.state_from_game(game)
+        if len(game.legal_moves) == 1:
+            return next(iter(game.legal_moves))
+        capacity = self.capacity or max(200_000, min(3_000_000, 60 * (self.sims or 50_000)))
+        if not self._reuse(game) or any(int(tr.size[0]) > capacity * 0.8 for tr in self._trees):
+            self._trees = [_new_tree(capacity) for _ in range(self.threads)]
+            self._roots = [0] * self.threads
+        self._variant = game.variant.id
+        p = self.params
+        deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        per_thread = None if self.sims is None else math.ceil(self.sims / self.threads)
+        counts = [0] * self.threads
+
+        def work(i: int) -> None:
+            rng = k.rng_state(self._seed + 1000003 * i + game.ply)
+            tree, root = self._trees[i], self._roots[i]
+            chunk = 64 if deadline is not None else (per_thread or 1)
+            while True:
+                n = chunk if per_thread is None else min(chunk, per_thread - counts[i])
+                if n <= 0:
+                    break
+                ran = search(t, seats, tree, root, state, n, rng, p.exploration, p.rave_bias,
+                             p.score_weight, p.first_play_urgency)
+                counts[i] += ran
+                if ran < n or (deadline is not None and time.monotonic() >= deadline):
+                    break
+
+        if self.threads == 1:
+            work(0)
+        else:
+            threads = [threading.Thread(target=work, args=(i,)) for i in range(self.threads)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+        self.last_sims = sum(counts)
+        visits: dict[int, float] = {}
+        for tree, root in zip(self._trees, self._roots, strict=True):
+            n = int(tree.num_children[root])
+            first = int(tree.first_child[root])
+            for c in range(first, first + max(n, 0)):
+                m = int(tree.move[c])
+                visits[m] = visits.get(m, 0.0) + float(tree.visits[c]) + 1e-3 * float(tree.prior[c])
+        if not visits:
+            return next(iter(game.legal_moves))
+        best = max(visits, key=lambda m: visits[m])
+        self._root_history = [t.move for t in game.history if not t.move.is_pass]
+        return game.table.move(best)
+
+
+LEVEL_SETTINGS: dict[int, dict[str, Any]] = {
+    1: {"prior_temperature": 1.6},
+    2: {"prior_temperature": 0.0},
+    3: {"sims": 150},
+    4: {"sims": 500},
+    5: {"sims": 1_500},
+    6: {"sims": 5_000},
+    7: {"sims": 15_000},
+    8: {"sims": 50_000, "threads": 2},
+    9: {"seconds": 10.0, "threads": 2},
+}
+"""What each level does (see the module docstring)."""
+
+
+def mcts_player(kind: str, options: dict[str, str], seed: int | None) -> Any:
+    """A player from a ``level:N`` or ``mcts:key=value,...`` spec's options;
+    raises ``ValueError`` / ``KeyError`` for bad options."""
+    if kind == "level":
+        raw = options.pop("level", None)
+        if raw is None or not raw.isdigit() or not 1 <= int(raw) <= 9:
+            raise ValueError("the level must be a number from 1 to 9")
+        level = int(raw)
+        settings = dict(LEVEL_SETTINGS[level])
+        if "threads" in options:
+            settings["threads"] = int(options.pop("threads"))
+        if "seconds" in options and level == 9:
+            settings["seconds"] = float(options.pop("seconds"))
+        if options:
+            raise ValueError(f"unknown option {next(iter(options))!r}")
+        if "prior_temperature" in settings:
+            return PriorPlayer(settings["prior_temperature"], seed, name=f"level:{level}")
+        return MctsPlayer(settings.get("sims"), settings.get("seconds"),
+                          settings.get("threads", 1), seed, name=f"level:{level}")
+    known = {"sims", "seconds", "threads"}
+    for key in options:
+        if key not in known:
+            raise ValueError(f"unknown option {key!r} (known: {', '.join(sorted(known))})")
+    sims = int(options["sims"]) if "sims" in options else None
+    seconds = float(options["seconds"]) if "seconds" in options else None
+    if sims is None and seconds is None:
+        sims = 1000
+    threads = int(options.get("threads", "1"))
+    name = "mcts:" + ",".join(f"{k_}={v}" for k_, v in options.items()) if options else None
+    return MctsPlayer(sims, seconds, threads, seed, name=name)
