@@ -1,0 +1,75 @@
+"""The match runner: fair seating, records, statistics, external GTP engines."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+from blokus import sgf
+from blokus.cli import main
+from blokus.match import MatchSummary, elo, play_game, run_match, seat_sides
+from blokus.players import PlayerSpecError
+
+
+def test_seat_sides_alternate_and_swap() -> None:
+    assert seat_sides(2, False) == [0, 1] and seat_sides(2, True) == [1, 0]
+    assert seat_sides(4, False) == [0, 1, 0, 1]
+    assert seat_sides(3, False) == [0, 1, 0] and seat_sides(3, True) == [1, 0, 1]
+
+
+def test_statistics() -> None:
+    assert elo(0.5) == 0 and math.isinf(elo(1.0)) and elo(0.75) == pytest.approx(190.8, abs=0.1)
+    s = MatchSummary("a", "b", "duo")
+    assert s.score == 0 and s.interval() == (0.0, 1.0)
+
+
+def test_match_against_external_gtp_engine(tmp_path: Path) -> None:
+    engine = f"gtp:'{sys.executable} -m blokus gtp --game duo --level 1 --seed 3'"
+    summary = run_match("greedy", engine, "duo", 2, out=tmp_path, progress=None)
+    assert summary.games == 2 and not summary.errors
+    assert summary.wins + summary.draws + summary.losses == 2
+    records = sorted(tmp_path.glob("*.blksgf"))
+    assert len(records) == 2
+    first = sgf.load(records[0])
+    second = sgf.load(records[1])
+    assert first.info["PB"] == "greedy" and second.info["PW"] == "greedy"
+    assert first.game().is_game_over() and second.game().is_game_over()
+    # the result written in the record agrees with the replayed game
+    game = first.game()
+    b, w = game.scores("cells")
+    assert first.info["RE"] == ("0" if b == w else f"B+{b - w}" if b > w else f"W+{w - b}")
+
+
+def test_four_colour_game_sides() -> None:
+    result = play_game(("greedy", "random"), "classic", 0, seed=5)
+    assert result.error is None
+    pts = result.points
+    assert result.side_means == ((pts[0] + pts[2]) / 2, (pts[1] + pts[3]) / 2)
+    swapped = play_game(("greedy", "random"), "classic", 1, seed=5)
+    pts = swapped.points
+    assert swapped.side_means == ((pts[1] + pts[3]) / 2, (pts[0] + pts[2]) / 2)
+
+
+def test_engine_errors_are_reported_not_raised() -> None:
+    bad = f"gtp:'{sys.executable} -c \"print(1)\"'"
+    result = play_game(("greedy", bad), "duo", 0, seed=1)
+    assert result.error is not None
+
+
+def test_bad_specs(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(PlayerSpecError):
+        run_match("greedy", "chess-engine", "duo", 2, progress=None)
+    assert main(["match", "greedy", "level:99", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "level" in err
+
+
+def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "random", "greedy", "--variant", "junior", "--games", "2",
+                 "--workers", "2", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "random vs greedy, junior: 2 games" in out and "Elo difference" in out
+    assert len(list(tmp_path.glob("*.blksgf"))) == 2
