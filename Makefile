@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run play test bench typecheck lint
+.PHONY: run test bench chromium
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -16,7 +16,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/blokus play --variant duo
 
-test: $(STAMP)
+# The browser tests drive Debian's Chromium (Playwright's own download is not used).
+chromium:
+	@test -x /usr/bin/chromium || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	  echo "warning: could not install chromium; the browser tests will be skipped"
+
+test: $(STAMP) chromium
 	$(PY) -m mypy
 	$(PY) -m ruff check blokus tests benchmarks
 	$(PY) -m pytest

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from blokus.geometry import Board, Cell
 from blokus.notation import IllegalMoveError, InvalidMoveError, Move
@@ -74,8 +74,7 @@ def random_bit(mask: int, rng: random.Random) -> int:
     return nth_bit(mask, int(rng.random() * mask.bit_count()))
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):
     """One entry of the history: a colour and its move (or its pass)."""
 
     color: int
