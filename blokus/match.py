@@ -15,6 +15,7 @@ are a draw.
 
 from __future__ import annotations
 
+import importlib
 import math
 import multiprocessing
 import os
@@ -132,7 +133,20 @@ class GtpPlayer:
 
 
 def load_player(spec: str, seed: int | None = None) -> Player:
-    """A player from a spec; ``gtp:COMMAND`` starts an external engine."""
+    """A player from a spec; ``gtp:COMMAND`` starts an external engine and
+    ``py:MODULE:FUNCTION`` calls ``FUNCTION(seed)`` of an importable module
+    (a trained policy, for instance) to make the player."""
+    if spec.startswith("py:"):
+        module_name, _, function = spec[3:].rpartition(":")
+        if not module_name or not function:
+            raise PlayerSpecError(f"{spec!r}: write py:MODULE:FUNCTION")
+        try:
+            module = importlib.import_module(module_name)
+            factory = getattr(module, function)
+        except (ImportError, AttributeError) as e:
+            raise PlayerSpecError(f"{spec!r}: {e}") from None
+        player: Player = factory(seed)
+        return player
     if spec.startswith("gtp:"):
         command = spec[4:].strip()
         if len(command) >= 2 and command[0] == command[-1] and command[0] in "'\"":
@@ -327,7 +341,9 @@ def run_match(
     Specs are checked before anything starts; raises ``PlayerSpecError``."""
     v = variant(variant_id)
     for spec in (a, b):
-        if not spec.startswith("gtp:"):
+        if spec.startswith("py:"):
+            load_player(spec, 0)
+        elif not spec.startswith("gtp:"):
             make_player(spec, 0)
     games += games % 2
     summary = MatchSummary(a, b, v.id)

@@ -73,3 +73,18 @@ def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     assert "random vs greedy, junior: 2 games" in out and "Elo difference" in out
     assert len(list(tmp_path.glob("*.blksgf"))) == 2
+
+
+def test_python_player_spec(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "my_policy.py").write_text(
+        "from blokus.players import GreedyPlayer\n"
+        "def make(seed):\n"
+        "    p = GreedyPlayer(seed)\n"
+        "    p.name = 'my-policy'\n"
+        "    return p\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    summary = run_match("py:my_policy:make", "random", "duo", 2, progress=None)
+    assert summary.games == 2 and not summary.errors and summary.wins == 2
+    with pytest.raises(PlayerSpecError):
+        run_match("py:no_such_module:make", "random", "duo", 2, progress=None)

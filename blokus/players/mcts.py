@@ -94,51 +94,57 @@ def _new_tree(capacity: int) -> Tree:
     )
 
 
+# The layout of a row of the kernel's ``place`` table.
+_SIZE, _NUM_ADJACENT, _NUM_CORNERS, _CELLS = 0, 1, 2, 4
+
+
 @numba.njit(cache=True, nogil=True)
-def _seat_of(seats: Seats, s: k.State, color: int) -> int:
+def _seat_of(seats: Seats, v: k.Views, color: int) -> int:
     seat = seats.color_seat[color]
     if seat < 0:
-        return int(s.placed[seats.shared_color]) % seats.num_seats
+        return int(v.placed[seats.shared_color]) % seats.num_seats
     return int(seat)
 
 
 @numba.njit(cache=True, nogil=True)
-def _prior_logits(t: k.Tables, seats: Seats, s: k.State, color: int, moves: I32, n: int,
+def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32, n: int,
                   out: F32) -> None:
     """Logits of the legal moves of ``color`` from features of each move."""
     placed = 0
     for c in range(t.num_colors):
-        placed += s.placed[c]
+        placed += v.placed[c]
     early = max(0.0, 1.0 - placed / (4.0 * t.num_colors))
+    place = t.place
     for i in range(n):
         p = moves[i]
-        size = t.place_size[p]
+        size = place[p, _SIZE]
+        corners = _CELLS + size + place[p, _NUM_ADJACENT]
         created = 0
-        for j in range(t.place_num_corners[p]):
-            x = t.place_corners[p, j]
-            if s.forbidden[color, x] == 0 and s.attach[color, x] == 0:
+        for j in range(corners, corners + place[p, _NUM_CORNERS]):
+            x = place[p, j]
+            if v.forbidden[color, x] == 0 and v.attach[color, x] == 0:
                 created += 1
         blocked = 0
         centre = 0.0
-        for j in range(size):
-            x = t.place_cells[p, j]
+        for j in range(_CELLS, _CELLS + size):
+            x = place[p, j]
             centre += seats.cell_weight[x]
             for o in range(t.num_colors):
-                if o != color and s.attach[o, x] == 1 and s.forbidden[o, x] == 0:
+                if o != color and v.attach[o, x] == 1 and v.forbidden[o, x] == 0:
                     blocked += 1
         out[i] = (1.3 * size + 0.35 * min(created, 6) + 0.45 * blocked
                   + 2.5 * early * centre / size)
 
 
 @numba.njit(cache=True, nogil=True)
-def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, moves: I32,
-            logits: F32) -> None:
+def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.Views,
+            moves: I32, logits: F32) -> None:
     color = k.to_move(s)
     n = k.legal_moves(t, s, color, moves)
     start = tree.size[0]
     if start + n > tree.move.shape[0]:
         return  # tree full: the node stays a leaf
-    _prior_logits(t, seats, s, color, moves, n, logits)
+    _prior_logits(t, seats, v, color, moves, n, logits)
     top = -1e30
     for i in range(n):
         top = max(top, logits[i])
@@ -146,7 +152,7 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, moves:
     for i in range(n):
         logits[i] = math.exp(logits[i] - top)
         total += logits[i]
-    seat = _seat_of(seats, s, color)
+    seat = _seat_of(seats, v, color)
     for i in range(n):
         c = start + i
         tree.move[c] = moves[i]
@@ -224,6 +230,8 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     """Run ``sims`` simulations from ``root``; returns how many ran (fewer
     when the tree is full and the root cannot be expanded)."""
     s = k.copy_state(root_state)
+    v = k.views(t, s)
+    place = t.place
     moves = np.empty(t.num_placements, np.int32)
     logits = np.empty(t.num_placements, np.float32)
     path = np.empty(512, np.int32)
@@ -240,7 +248,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         path[0] = root
         while True:
             if tree.num_children[node] < 0:
-                _expand(t, seats, tree, node, s, moves, logits)
+                _expand(t, seats, tree, node, s, v, moves, logits)
                 if tree.num_children[node] < 0 or node != root:
                     break
             if tree.num_children[node] == 0:
@@ -269,8 +277,8 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                     p = tree.move[c]
                     color = tree.color[c]
                     hit = True
-                    for j in range(t.place_size[p]):
-                        if s.board[t.place_cells[p, j]] != color:
+                    for j in range(_CELLS, _CELLS + place[p, _SIZE]):
+                        if v.board[place[p, j]] != color:
                             hit = False
                             break
                     if hit:
@@ -287,7 +295,7 @@ def priors_for(t: k.Tables, seats: Seats, s: k.State) -> tuple[I32, F32]:
     logits = np.empty(t.num_placements, np.float32)
     color = k.to_move(s)
     n = k.legal_moves(t, s, color, moves)
-    _prior_logits(t, seats, s, color, moves, n, logits)
+    _prior_logits(t, seats, k.views(t, s), color, moves, n, logits)
     return moves[:n].copy(), logits[:n].copy()
 
 

@@ -1,0 +1,968 @@
+"""The compiled search kernel: the rules of :mod:`blokus.game` in numba, for
+random playouts, Monte-Carlo tree search and batched environments.
+
+Everything here works on numpy arrays, so the hot loops run as machine code
+with no Python objects.  The rules are those of :class:`blokus.Game` (and are
+tested move for move against it); a move is a placement index of the
+variant's :class:`~blokus.placements.PlacementTable`, the stable move index
+shared with the RL environments.
+
+Data
+----
+:class:`Tables` (``t``)
+    Built once per variant from the placement table: :func:`tables` caches
+    them, so getting them again is free.  Read-only.
+:class:`State` (``s``)
+    A position: three flat arrays (``words``, ``flags``, ``info``), so that
+    a copy is three copies and a compiled call passes three arrays.
+    :func:`views` names their parts (``board``, ``left``, ``turn``, …, see
+    :class:`Views`).  Copy a state with :func:`copy_state` or, allocating
+    nothing, :func:`copy_into`.  Made by :func:`new_state` (the empty board)
+    or :func:`state_from_game` (any :class:`blokus.Game`, setup positions
+    included).
+RNG (``rng``)
+    A ``uint64[1]`` array holding a splitmix64 state, from :func:`rng_state`;
+    every random choice draws from it, so a seed reproduces games exactly.
+
+Compiled functions (callable from Python and from other numba code)
+-------------------------------------------------------------------
+``to_move(s)``
+    The colour to move, ``-1`` when the game is over.
+``ply(s)``
+    Turns so far, automatic passes included (``len(game.history)``).
+``legal_moves(t, s, color, out) -> int``
+    Writes ``color``'s legal placements, ascending, into ``out`` (an integer
+    array; ``t.num_placements`` entries are always enough) and returns their
+    number.
+``legal_words(t, s, color, out) -> int``
+    The same set as a bitset: ``out`` (``uint64[t.num_words]``) gets bit
+    ``i % 64`` of word ``i // 64`` set for legal placement ``i``; returns
+    the count.
+``is_legal(t, s, placement) -> bool``
+    Whether the colour to move may play ``placement``.
+``play(t, s, placement)``
+    Plays ``placement`` for the colour to move, then gives the turn to the
+    next colour that can move, passing for the others; ``to_move`` becomes
+    ``-1`` when none can.  Raises :class:`~blokus.notation.IllegalMoveError`
+    (changing nothing) for a placement the colour to move may not play.
+``random_move(t, s, rng) -> int``
+    A uniformly random legal placement of the colour to move (``-1`` when
+    the game is over).
+``playout(t, s, rng) -> int``
+    Plays uniformly random moves to the end of the game; returns the number
+    of pieces placed.
+``points(t, s, out)``
+    Each colour's points as Pentobi reports them (``game.scores("cells")``):
+    cells placed, plus 15 for placing every piece (20 if the single cell went
+    last); Junior has no bonus.
+``new_state(t)``, ``copy_state(s)``, ``copy_into(dst, src)``, ``views(t, s)``
+    As above; also compiled, so a search written in numba can use them.
+
+Python helpers: :func:`tables`, :func:`state_from_game`, :func:`rng_state`,
+:func:`random_games` (many random games in compiled code, used by
+``benchmarks/kernel.py``) and :func:`warm_up`.
+
+Speed, and how
+--------------
+Each colour's legal moves are ``free & allowed[c] & reach[c]``, bitsets
+with one bit per placement (see :class:`Views`).  Placements are numbered by
+their lowest cell, so the placements covering a cell fill a few words close
+together (about 21 on the Duo board, 23 on the Classic one), kept per cell
+in :class:`Tables`; placing a piece clears those words of its cells from
+``free`` and of its new edge neighbours from its colour's ``allowed``, and
+ORs those of its new attach points into its ``reach``.  A random move is a
+count of the legal bitset, a random draw, and a search for the chosen bit.
+On one core of the 2-core test machine, shared with other work, a
+uniformly random complete game takes about 15-20 us in Duo (50,000-70,000
+games a second), 45-65 us in Classic (15,000-22,000) and 55-70 us in Trigon
+(14,000-18,000): ``python benchmarks/kernel.py``.
+
+Compilation
+-----------
+Every function is compiled once, for a signature shared by all variants
+(pass ``int32`` arrays as ``out``, as :func:`warm_up` does, or each other
+dtype compiles again), with ``cache=True``: the first use in a fresh
+install compiles for about 20 seconds on the 2-core test machine; later
+processes load the machine code from ``__pycache__`` in about a second.
+:func:`warm_up` compiles in a background thread, so that an interactive
+program never freezes; a call made meanwhile waits for the compilation to
+finish.  The compiled functions release the GIL, so searches may run in
+threads (one state per thread).
+
+Example::
+
+    >>> t = tables("duo")
+    >>> s = new_state(t)
+    >>> out = np.empty(t.num_placements, np.int32)
+    >>> legal_moves(t, s, to_move(s), out)
+    414
+    >>> moves = playout(t, s, rng_state(1))
+    >>> to_move(s)
+    -1
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import types
+from numba.extending import intrinsic
+
+from blokus.game import Game
+from blokus.notation import IllegalMoveError
+from blokus.placements import placement_table
+from blokus.variants import VARIANTS
+from blokus.variants import variant as find_variant
+
+__all__ = [
+    "Tables",
+    "State",
+    "Views",
+    "RandomGames",
+    "tables",
+    "new_state",
+    "state_from_game",
+    "copy_state",
+    "copy_into",
+    "views",
+    "rng_state",
+    "to_move",
+    "ply",
+    "legal_moves",
+    "legal_words",
+    "is_legal",
+    "play",
+    "random_move",
+    "playout",
+    "points",
+    "random_games",
+    "warm_up",
+]
+
+U64 = npt.NDArray[np.uint64]
+U32 = npt.NDArray[np.uint32]
+U16 = npt.NDArray[np.uint16]
+I32 = npt.NDArray[np.int32]
+I16 = npt.NDArray[np.int16]
+I8 = npt.NDArray[np.int8]
+IntArray = npt.NDArray[np.integer[Any]]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _compiled(f: F) -> F:
+    """Compile ``f`` with numba: no Python objects, GIL released, cached on disk."""
+    return cast(F, numba.njit(cache=True, nogil=True)(f))
+
+
+def _ctpop(typingctx: Any, x: Any) -> Any:
+    """Number of set bits of a ``uint64`` (one instruction)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+def _cttz(typingctx: Any, x: Any) -> Any:
+    """Index of the lowest set bit of a non-zero ``uint64`` (one instruction)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.uint64(types.uint64), codegen
+
+
+_popcount = cast(Callable[[Any], np.uint64], intrinsic(_ctpop))
+_trailing_zeros = cast(Callable[[Any], np.uint64], intrinsic(_cttz))
+
+
+# -- tables -------------------------------------------------------------------
+
+# Columns of ``Tables.place``.
+_SIZE, _NUM_ADJACENT, _NUM_CORNERS, _PIECE, _CELLS = 0, 1, 2, 3, 4
+
+
+class Tables(NamedTuple):
+    """Everything the kernel knows about a variant: sizes, where each part of
+    a :class:`State` lives, and read-only numpy arrays.
+
+    Placements are numbered as in the variant's
+    :class:`~blokus.placements.PlacementTable` (by lowest cell), cells as on
+    its board, pieces as in its piece set.
+    """
+
+    num_colors: int
+    num_cells: int
+    num_placements: int
+    num_words: int
+    """Words of a placement bitset: ``ceil(num_placements / 64)`` rounded up
+    to a multiple of 8; the bits past the last placement are always zero."""
+    num_pieces: int
+    bonus: int
+    """1 if placing every piece earns a bonus (not in Junior)."""
+    allowed_at: int
+    """Offsets into ``State.words`` (``free`` is at 0) …"""
+    reach_at: int
+    counts_at: int
+    words_size: int
+    attach_at: int
+    """… into ``State.flags`` (``forbidden`` is at 0) …"""
+    board_at: int
+    left_at: int
+    done_at: int
+    flags_size: int
+    hi_at: int
+    """… and into ``State.info`` (``lo`` is at 0); see :class:`Views`."""
+    placed_at: int
+    last_piece_at: int
+    turn_at: int
+    info_size: int
+    place: I16
+    """``[placement, :]``: size, number of edge neighbours, number of corner
+    neighbours, piece, then the cells (ascending), the cells sharing an edge
+    with the placement and the cells touching it at a corner only."""
+    cover_start: U32
+    """Entries ``cover_start[c]:cover_start[c + 1]`` of ``cover_word`` and
+    ``cover_mask`` are the non-zero words of the bitset of placements
+    covering cell ``c`` (few and close together, thanks to the numbering),
+    ascending, then as many empty masks as make their number a multiple of
+    4 (for a loop unrolled four times)."""
+    cover_word: U16
+    cover_mask: U64
+    piece_keep: U64
+    """``[piece, word]``: bitset of every placement *not* of this piece."""
+    piece_size: I8
+    piece_copies: I8
+    start_cells: I16
+    """``[color, k]``: the starting cells of each colour, padded with -1."""
+
+
+@functools.cache
+def _board_tables(variant_id: str) -> dict[str, Any]:
+    """The fields of :class:`Tables` that depend only on the board and the
+    piece set."""
+    v = find_variant(variant_id)
+    board = v.board
+    pt = placement_table(board, v.piece_set)
+    n = pt.size
+    num_words = (n + 511) // 512 * 8
+    cells_of = board.cells_of
+    rows = []
+    for i in range(n):
+        adjacent = cells_of(pt.adjacent[i])
+        corners = cells_of(pt.corners[i])
+        rows.append(
+            [len(pt.cells[i]), len(adjacent), len(corners), pt.piece[i],
+             *pt.cells[i], *adjacent, *corners]
+        )
+    place = np.full((n, max(len(r) for r in rows)), -1, np.int16)
+    for i, r in enumerate(rows):
+        place[i, : len(r)] = r
+
+    def bitset(mask: int) -> U64:
+        return np.frombuffer(mask.to_bytes(num_words * 8, "little"), "<u8").astype(np.uint64)
+
+    starts = [0]
+    cover_word: list[int] = []
+    cover_mask: list[U64] = []
+    for c in range(board.size):
+        w = bitset(pt.cover[c])
+        nonzero = [int(i) for i in np.flatnonzero(w)]
+        pad = -len(nonzero) % 4  # repeat the last word with an empty mask
+        cover_word.extend(nonzero + nonzero[-1:] * pad)
+        cover_mask.append(np.concatenate([w[nonzero], np.zeros(pad, np.uint64)]))
+        starts.append(len(cover_word))
+    every = bitset(pt.all)
+    pieces = v.piece_set.pieces
+    return dict(
+        num_cells=board.size,
+        num_placements=n,
+        num_words=num_words,
+        num_pieces=len(pieces),
+        place=place,
+        cover_start=np.array(starts, np.uint32),
+        cover_word=np.array(cover_word, np.uint16),
+        cover_mask=np.concatenate(cover_mask).astype(np.uint64),
+        piece_keep=np.stack([every & ~bitset(m) for m in pt.of_piece]),
+        piece_size=np.array([p.size for p in pieces], np.int8),
+        piece_copies=np.array([p.copies for p in pieces], np.int8),
+    )
+
+
+@functools.cache
+def tables(variant_id: str) -> Tables:
+    """The kernel tables of a variant (by id or any name :func:`blokus.variant`
+    accepts), built once per process (about a second for the big boards);
+    raises ``KeyError`` for an unknown variant."""
+    v = find_variant(variant_id)
+    if v.id != variant_id:
+        return tables(v.id)
+    same = next(  # variants on one board with one piece set share the arrays
+        u for u in VARIANTS.values()
+        if u.board_spec == v.board_spec and u.piece_set is v.piece_set
+    )
+    shared = _board_tables(same.id)
+    c, n, w, k = v.num_colors, shared["num_cells"], shared["num_words"], shared["num_pieces"]
+    width = max(len(s) for s in v.starting_cells)
+    start = np.full((c, width), -1, np.int16)
+    for color, cells in enumerate(v.starting_cells):
+        start[color, : len(cells)] = cells
+    board_at = 2 * c * n
+    t = Tables(
+        num_colors=c,
+        bonus=int(v.bonus),
+        allowed_at=w,
+        reach_at=(1 + c) * w,
+        counts_at=(1 + 2 * c) * w,
+        words_size=(2 + 2 * c) * w + 4,
+        attach_at=c * n,
+        board_at=board_at,
+        left_at=board_at + n,
+        done_at=board_at + n + c * k,
+        flags_size=board_at + n + c * k + c,
+        hi_at=c,
+        placed_at=2 * c,
+        last_piece_at=3 * c,
+        turn_at=4 * c,
+        info_size=4 * c + 2,
+        start_cells=start,
+        **shared,
+    )
+    for a in t:
+        if isinstance(a, np.ndarray):
+            a.setflags(write=False)
+    return t
+
+
+# -- state ------------------------------------------------------------------
+
+
+class State(NamedTuple):
+    """A position: three flat arrays, so that a copy is three copies (and a
+    compiled call passes three arrays).  :func:`views` names their parts."""
+
+    words: U64
+    """Bitsets over placements: ``free``, ``allowed``, ``reach``, then
+    ``num_words + 4`` words of scratch space for :func:`play` and
+    :func:`playout`."""
+    flags: I8
+    """``forbidden``, ``attach``, ``board``, ``left`` and ``done``."""
+    info: I32
+    """``lo``, ``hi``, ``placed``, ``last_piece`` and ``turn``."""
+
+
+class Views(NamedTuple):
+    """Named views into a :class:`State` (``C`` colours, ``N`` cells, ``W``
+    words, ``P`` pieces).  A placement is legal for colour ``c`` iff it is
+    in ``free & allowed[c] & reach[c]`` (:mod:`blokus.game`'s ``possible``
+    is ``free & allowed[c]``: the occupied cells are kept once for all
+    colours)."""
+
+    free: U64
+    """``[W]``: placements covering no occupied cell."""
+    allowed: U64
+    """``[C, W]``: placements covering no cell next to the colour's own
+    pieces, of a piece it still has."""
+    reach: U64
+    """``[C, W]``: placements covering one of the colour's attach points."""
+    forbidden: I8
+    """``[C, N]``: 1 where the colour may not play (occupied, or next to its own piece)."""
+    attach: I8
+    """``[C, N]``: 1 at the cells that are or were attach points (the
+    starting cells before the colour's first piece)."""
+    board: I8
+    """``[N]``: the colour covering each cell, -1 where empty."""
+    left: I8
+    """``[C, P]``: copies of each piece not yet placed."""
+    done: I8
+    """``[C]``: 1 once the colour is known to have no legal move (for good:
+    its legal set grows only through its own moves)."""
+    lo: I32
+    """``[C]``: the words of ``reach`` that may be non-zero start here …"""
+    hi: I32
+    """``[C]``: … and end before this word."""
+    placed: I32
+    """``[C]``: pieces placed."""
+    last_piece: I32
+    """``[C]``: the piece placed last, -1 before the first."""
+    turn: I32
+    """``[2]``: the colour to move (-1 when the game is over) and the ply."""
+
+
+@_compiled
+def views(t: Tables, s: State) -> Views:
+    """The named parts of ``s`` (views: writing to them changes ``s``)."""
+    c, n, w, k = t.num_colors, t.num_cells, t.num_words, t.num_pieces
+    words, flags, info = s.words, s.flags, s.info
+    return Views(
+        words[0:w],
+        words[t.allowed_at:t.reach_at].reshape(c, w),
+        words[t.reach_at:t.counts_at].reshape(c, w),
+        flags[0:t.attach_at].reshape(c, n),
+        flags[t.attach_at:t.board_at].reshape(c, n),
+        flags[t.board_at:t.left_at],
+        flags[t.left_at:t.done_at].reshape(c, k),
+        flags[t.done_at:t.flags_size],
+        info[0:t.hi_at],
+        info[t.hi_at:t.placed_at],
+        info[t.placed_at:t.last_piece_at],
+        info[t.last_piece_at:t.turn_at],
+        info[t.turn_at:t.info_size],
+    )
+
+
+@_compiled
+def _has_moves(t: Tables, s: State, color: int) -> bool:
+    words = s.words
+    allowed = t.allowed_at + color * t.num_words
+    reach = t.reach_at + color * t.num_words
+    for w in range(s.info[color], s.info[t.hi_at + color]):
+        if words[w] & words[allowed + w] & words[reach + w]:
+            return True
+    return False
+
+
+@_compiled
+def _rebuild(t: Tables, s: State) -> None:
+    """Recompute the bitsets, ``lo``, ``hi`` and ``done`` from ``board``,
+    ``forbidden``, ``attach`` and ``left``."""
+    v = views(t, s)
+    one = np.uint64(1)
+    v.free[:] = 0
+    v.allowed[:] = 0
+    v.reach[:] = 0
+    for i in range(t.num_placements):
+        bit = one << np.uint64(i & 63)
+        w = i >> 6
+        cells = t.place[i, _CELLS:_CELLS + t.place[i, _SIZE]]
+        empty = True
+        for x in cells:
+            if v.board[x] >= 0:
+                empty = False
+        if empty:
+            v.free[w] |= bit
+        for c in range(t.num_colors):
+            ok = v.left[c, t.place[i, _PIECE]] > 0
+            for x in cells:
+                if v.forbidden[c, x]:
+                    ok = False
+            if ok:
+                v.allowed[c, w] |= bit
+    for c in range(t.num_colors):
+        v.lo[c] = t.num_words
+        v.hi[c] = 0
+        for x in range(t.num_cells):
+            if v.attach[c, x]:
+                a, b = t.cover_start[x], t.cover_start[x + 1]
+                for e in range(a, b):
+                    v.reach[c, t.cover_word[e]] |= t.cover_mask[e]
+                if b > a:
+                    v.lo[c] = min(v.lo[c], t.cover_word[a])
+                    v.hi[c] = max(v.hi[c], t.cover_word[b - 1] + 1)
+        v.done[c] = 0 if _has_moves(t, s, c) else 1
+
+
+@_compiled
+def new_state(t: Tables) -> State:
+    """The empty board, first colour to move (built from scratch in a
+    millisecond or two: to start many games, copy one)."""
+    s = State(
+        np.zeros(t.words_size, np.uint64),
+        np.zeros(t.flags_size, np.int8),
+        np.zeros(t.info_size, np.int32),
+    )
+    v = views(t, s)
+    v.board[:] = -1
+    v.last_piece[:] = -1
+    for c in range(t.num_colors):
+        v.left[c, :] = t.piece_copies
+        for x in t.start_cells[c]:
+            if x >= 0:
+                v.attach[c, x] = 1
+    _rebuild(t, s)
+    return s
+
+
+@_compiled
+def copy_state(s: State) -> State:
+    """An independent copy of ``s``."""
+    return State(s.words.copy(), s.flags.copy(), s.info.copy())
+
+
+@_compiled
+def copy_into(dst: State, src: State) -> None:
+    """Overwrite ``dst`` with ``src`` (of the same variant), allocating nothing."""
+    a, b = dst.words, src.words
+    for i in range(a.size):
+        a[i] = b[i]
+    f, g = dst.flags, src.flags
+    for i in range(f.size):
+        f[i] = g[i]
+    m, n = dst.info, src.info
+    for i in range(m.size):
+        m[i] = n[i]
+
+
+def state_from_game(game: Game) -> State:
+    """The kernel state of ``game``'s current position (setup pieces, pieces
+    left, colour to move and ply included)."""
+    t = tables(game.variant.id)
+    s = new_state(t)
+    v = views(t, s)
+    v.attach[:] = 0
+    cells_of = game.board.cells_of
+    for c in range(t.num_colors):
+        for x in cells_of(game.cells_of(c)):
+            v.board[x] = c
+        for x in cells_of(game.forbidden(c)):
+            v.forbidden[c, x] = 1
+        if game.num_placed(c) == 0:
+            for x in game.variant.starting_cells[c]:
+                v.attach[c, x] = 1
+        else:
+            for x in cells_of(game.attach_points(c)):
+                v.attach[c, x] = 1
+        v.left[c, :] = 0
+        for p in game.pieces_left(c):
+            v.left[c, p.index] += 1
+        v.placed[c] = game.num_placed(c)
+        last = game.last_piece(c)
+        v.last_piece[c] = -1 if last is None else last.index
+    _rebuild(t, s)
+    v.turn[0] = -1 if game.turn is None else game.turn
+    v.turn[1] = game.ply
+    return s
+
+
+# -- random numbers -----------------------------------------------------------
+
+
+def rng_state(seed: int) -> U64:
+    """A fresh random-number state (``uint64[1]``) from an integer seed."""
+    return np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64)
+
+
+@_compiled
+def _splitmix(seed: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """The next state and 64 random bits of a splitmix64 generator."""
+    seed += np.uint64(0x9E3779B97F4A7C15)
+    z = (seed ^ (seed >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return seed, z ^ (z >> np.uint64(31))
+
+
+@_compiled
+def _below(bits: np.uint64, n: np.uint64) -> np.uint64:
+    """An integer in ``[0, n)`` from 64 random bits, for ``n < 2**32``
+    (bias below ``n / 2**32``)."""
+    return ((bits >> np.uint64(32)) * n) >> np.uint64(32)
+
+
+# -- moves ------------------------------------------------------------------
+
+
+@_compiled
+def to_move(s: State) -> int:
+    """The colour to move, -1 when the game is over."""
+    return int(s.info[-2])
+
+
+@_compiled
+def ply(s: State) -> int:
+    """Turns so far, automatic passes included."""
+    return int(s.info[-1])
+
+
+@_compiled
+def legal_words(t: Tables, s: State, color: int, out: U64) -> int:
+    """Fill ``out`` with ``color``'s legal placements as a bitset; return their number."""
+    words = s.words
+    allowed = t.allowed_at + color * t.num_words
+    reach = t.reach_at + color * t.num_words
+    out[:] = 0
+    n = 0
+    for w in range(s.info[color], s.info[t.hi_at + color]):
+        x = words[w] & words[allowed + w] & words[reach + w]
+        out[w] = x
+        n += int(_popcount(x))
+    return n
+
+
+@_compiled
+def legal_moves(t: Tables, s: State, color: int, out: IntArray) -> int:
+    """Write ``color``'s legal placements, ascending, into ``out``; return their number."""
+    words = s.words
+    allowed = t.allowed_at + color * t.num_words
+    reach = t.reach_at + color * t.num_words
+    one = np.uint64(1)
+    n = 0
+    for w in range(s.info[color], s.info[t.hi_at + color]):
+        x = words[w] & words[allowed + w] & words[reach + w]
+        while x:
+            out[n] = w * 64 + int(_trailing_zeros(x))
+            n += 1
+            x &= x - one
+    return n
+
+
+@_compiled
+def is_legal(t: Tables, s: State, placement: int) -> bool:
+    """Whether the colour to move may play ``placement``."""
+    c = s.info[t.turn_at]
+    if c < 0 or placement < 0 or placement >= t.num_placements:
+        return False
+    w = placement >> 6
+    x = s.words[w] & s.words[t.allowed_at + c * t.num_words + w]
+    x &= s.words[t.reach_at + c * t.num_words + w]
+    return bool(x >> np.uint64(placement & 63) & np.uint64(1))
+
+
+@_compiled
+def random_move(t: Tables, s: State, rng: U64) -> int:
+    """A uniformly random legal placement of the colour to move, -1 if the game is over."""
+    color = s.info[t.turn_at]
+    if color < 0:
+        return -1
+    words = s.words
+    allowed = t.allowed_at + color * t.num_words
+    reach = t.reach_at + color * t.num_words
+    lo, hi = s.info[color], s.info[t.hi_at + color]
+    total = np.uint64(0)
+    for w in range(lo, hi):
+        total += _popcount(words[w] & words[allowed + w] & words[reach + w])
+    rng[0], bits = _splitmix(rng[0])
+    r = _below(bits, total)
+    one = np.uint64(1)
+    for w in range(lo, hi):
+        x = words[w] & words[allowed + w] & words[reach + w]
+        k = _popcount(x)
+        if r < k:
+            while r:
+                x &= x - one
+                r -= one
+            return w * 64 + int(_trailing_zeros(x))
+        r -= k
+    return -1  # unreachable: the colour to move has a legal move
+
+
+@_compiled
+def _run(t: Tables, s: State, seed: np.uint64, placement: int) -> tuple[int, np.uint64]:
+    """Play ``placement`` (if it is >= 0) or else uniformly random moves drawn
+    with the splitmix64 state ``seed`` to the end of the game, each followed
+    by the automatic passes; return the number of moves played and the new
+    ``seed``.
+
+    The body of :func:`play` and :func:`playout`, one loop written for speed.
+    Every array a compiled function receives or takes out of a tuple costs an
+    atomic reference count, so the loop works on the state's three flat
+    arrays and calls nothing with array arguments; it indexes with unsigned
+    integers, which skips numba's negative-index handling.
+    """
+    u0, u1, u2, u3, u4 = np.uint64(0), np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
+    num_colors = t.num_colors
+    num_words = np.uint64(t.num_words)
+    num_cells = np.uint64(t.num_cells)
+    place, piece_keep, start_cells = t.place, t.piece_keep, t.start_cells
+    cover_start, cover_word, cover_mask = t.cover_start, t.cover_word, t.cover_mask
+    words, flags, info = s.words, s.flags, s.info
+    allowed_at, reach_at = np.uint64(t.allowed_at), np.uint64(t.reach_at)
+    counts = np.uint64(t.counts_at)  # legal moves per word
+    attach_at, board_at = np.uint64(t.attach_at), np.uint64(t.board_at)
+    left_at, done_at, hi_at = t.left_at, t.done_at, t.hi_at
+    placed_at, last_piece_at, turn_at = t.placed_at, t.last_piece_at, t.turn_at
+    moves = 0
+    while info[turn_at] >= 0:
+        color = info[turn_at]
+        # Offsets of this colour's rows: ``allowed`` and ``reach`` in
+        # ``words``, ``forbidden`` (at 0) and ``attach`` in ``flags``.
+        allowed = allowed_at + np.uint64(color) * num_words
+        reach = reach_at + np.uint64(color) * num_words
+        forbidden = np.uint64(color) * num_cells
+        attach = attach_at + forbidden
+        lo, hi = np.uint64(info[color]), np.uint64(info[hi_at + color])
+
+        p = placement
+        if p < 0:
+            # A uniformly random legal move: count (keeping the count of
+            # each word), draw, then find the word and the bit.  (-1 stays
+            # for a pass.)
+            total = u0
+            for w in range(lo, hi):
+                k = _popcount(words[w] & words[allowed + w] & words[reach + w])
+                words[counts + w] = k
+                total += k
+            if total == u0:
+                # No legal move left: a playout finds this out here rather
+                # than when the turn comes to the colour.
+                flags[done_at + color] = 1
+            else:
+                seed, bits = _splitmix(seed)
+                r = _below(bits, total)
+                at = counts + lo
+                while True:  # four words at a time (it stops before hi)
+                    k = words[at] + words[at + u1] + words[at + u2] + words[at + u3]
+                    if r < k:
+                        break
+                    r -= k
+                    at += u4
+                while r >= words[at]:
+                    r -= words[at]
+                    at += u1
+                at -= counts
+                x = words[at] & words[allowed + at] & words[reach + at]
+                # The r-th lowest set bit of x: halve the search three times.
+                bit = u0
+                for half in (np.uint64(32), np.uint64(16), np.uint64(8)):
+                    k = _popcount(x & ((u1 << half) - u1))
+                    skip = np.uint64(r >= k)
+                    r -= k * skip
+                    x >>= half * skip
+                    bit += half * skip
+                while r > u0:
+                    x &= x - u1
+                    r -= u1
+                p = int(np.int64(at * np.uint64(64) + bit + _trailing_zeros(x)))
+
+        if p >= 0:
+            size = np.uint64(place[p, _SIZE])
+            num_adjacent = np.uint64(place[p, _NUM_ADJACENT])
+            num_corners = np.uint64(place[p, _NUM_CORNERS])
+            piece = place[p, _PIECE]
+            cells = np.uint64(_CELLS)
+            adjacent = cells + size
+            corners = adjacent + num_adjacent
+
+            # The piece's cells leave ``free`` and become forbidden to everyone.
+            for j in range(cells, adjacent):
+                x = np.uint64(place[p, j])
+                flags[board_at + x] = color
+                for o in range(num_colors):
+                    flags[np.uint64(o) * num_cells + x] = 1
+                for e in range(np.uint64(cover_start[x]), np.uint64(cover_start[x + u1]), u4):
+                    words[cover_word[e]] &= ~cover_mask[e]
+                    words[cover_word[e + u1]] &= ~cover_mask[e + u1]
+                    words[cover_word[e + u2]] &= ~cover_mask[e + u2]
+                    words[cover_word[e + u3]] &= ~cover_mask[e + u3]
+            # Its edge neighbours become forbidden to its colour.  (The new
+            # ones are listed first, without branches, in the scratch words.)
+            new = counts
+            for j in range(adjacent, corners):
+                x = np.uint64(place[p, j])
+                words[new] = x
+                new += np.uint64(flags[forbidden + x] == 0)
+                flags[forbidden + x] = 1
+            for i in range(counts, new):
+                x = words[i]
+                for e in range(np.uint64(cover_start[x]), np.uint64(cover_start[x + u1]), u4):
+                    words[allowed + cover_word[e]] &= ~cover_mask[e]
+                    words[allowed + cover_word[e + u1]] &= ~cover_mask[e + u1]
+                    words[allowed + cover_word[e + u2]] &= ~cover_mask[e + u2]
+                    words[allowed + cover_word[e + u3]] &= ~cover_mask[e + u3]
+
+            # Its free corner neighbours are new attach points: the placements
+            # covering them join ``reach``.  The first piece replaces the
+            # starting cells.
+            if info[placed_at + color] == 0:
+                for w in range(reach + lo, reach + hi):
+                    words[w] = u0
+                lo, hi = num_words, u0
+                for x in start_cells[color]:
+                    if x >= 0:
+                        flags[attach + np.uint64(x)] = 0
+            new = counts
+            for j in range(corners, corners + num_corners):
+                x = np.uint64(place[p, j])
+                words[new] = x
+                fresh = (flags[forbidden + x] == 0) & (flags[attach + x] == 0)
+                flags[attach + x] |= fresh
+                new += np.uint64(fresh)
+            for i in range(counts, new):
+                x = words[i]
+                e0, e1 = np.uint64(cover_start[x]), np.uint64(cover_start[x + u1])
+                for e in range(e0, e1, u4):
+                    words[reach + cover_word[e]] |= cover_mask[e]
+                    words[reach + cover_word[e + u1]] |= cover_mask[e + u1]
+                    words[reach + cover_word[e + u2]] |= cover_mask[e + u2]
+                    words[reach + cover_word[e + u3]] |= cover_mask[e + u3]
+                lo = min(lo, np.uint64(cover_word[e0]))
+                hi = max(hi, np.uint64(cover_word[e1 - u1]) + u1)
+            info[color] = lo
+            info[hi_at + color] = hi
+
+            # One copy of the piece fewer; with none left, its placements leave
+            # ``allowed``.
+            left = left_at + color * t.num_pieces + piece
+            flags[left] -= 1
+            if flags[left] == 0:
+                keep = np.uint64(piece)
+                for w in range(num_words):
+                    words[allowed + w] &= piece_keep[keep, w]
+            info[placed_at + color] += 1
+            info[last_piece_at + color] = piece
+            moves += 1
+
+        # The turn goes to the next colour with a legal move; the others pass.
+        # (A playout skips only the colours known to have no move, and finds
+        # out about the others when it counts their moves.)
+        c = color
+        turns = info[turn_at + 1] + 1
+        info[turn_at] = -1
+        checks = num_colors
+        if p < 0:  # after a pass found by a playout, the game may be over
+            checks = 0
+            for o in range(num_colors):
+                checks += 1 - flags[done_at + o]
+            checks = num_colors if checks else 0
+        for _ in range(checks):
+            c = (c + 1) % num_colors
+            if flags[done_at + c] == 0:
+                if placement < 0:
+                    info[turn_at] = c
+                    break
+                row_allowed = allowed_at + np.uint64(c) * num_words
+                row_reach = reach_at + np.uint64(c) * num_words
+                found = False
+                for w in range(np.uint64(info[c]), np.uint64(info[hi_at + c])):
+                    if words[w] & words[row_allowed + w] & words[row_reach + w]:
+                        found = True
+                        break
+                if found:
+                    info[turn_at] = c
+                    break
+                flags[done_at + c] = 1
+            turns += 1
+        info[turn_at + 1] = turns
+        if placement >= 0:
+            break
+    return moves, seed
+
+
+@_compiled
+def play(t: Tables, s: State, placement: int) -> None:
+    """Play ``placement`` for the colour to move, then pass for every
+    following colour that cannot move; raises
+    :class:`~blokus.notation.IllegalMoveError` (and changes nothing) if it is
+    not a legal move of the colour to move."""
+    if not is_legal(t, s, placement):
+        raise IllegalMoveError("the placement is not a legal move of the colour to move")
+    _run(t, s, np.uint64(0), placement)
+
+
+@_compiled
+def playout(t: Tables, s: State, rng: U64) -> int:
+    """Play uniformly random moves until the game is over; return the number played."""
+    moves, rng[0] = _run(t, s, rng[0], -1)
+    return moves
+
+
+@_compiled
+def points(t: Tables, s: State, out: IntArray) -> None:
+    """Write each colour's points (cells placed + bonus) into ``out``."""
+    flags = s.flags
+    for c in range(t.num_colors):
+        cells = 0
+        remaining = 0
+        for p in range(t.num_pieces):
+            left = flags[t.left_at + c * t.num_pieces + p]
+            remaining += left
+            cells += (t.piece_copies[p] - left) * t.piece_size[p]
+        bonus = 0
+        if t.bonus and remaining == 0:
+            bonus = 20 if t.piece_size[s.info[t.last_piece_at + c]] == 1 else 15
+        out[c] = cells + bonus
+
+
+# -- batches ------------------------------------------------------------------
+
+
+@_compiled
+def _random_games(t: Tables, n: int, rng: U64, total_points: I32) -> int:
+    """Play ``n`` random games; add their points to ``total_points``; return
+    the number of moves played."""
+    start = new_state(t)
+    s = copy_state(start)
+    pts = np.zeros(t.num_colors, np.int32)
+    moves = 0
+    for _ in range(n):
+        copy_into(s, start)
+        moves += playout(t, s, rng)
+        points(t, s, pts)
+        total_points += pts
+    return moves
+
+
+@dataclass(frozen=True)
+class RandomGames:
+    """What :func:`random_games` measured."""
+
+    variant: str
+    games: int
+    seconds: float
+    """Wall-clock time of the compiled loop."""
+    mean_moves: float
+    """Pieces placed per game."""
+    mean_points: tuple[float, ...]
+    """Per colour, as :func:`points` counts them."""
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+
+def random_games(variant_id: str, n: int, seed: int = 0) -> RandomGames:
+    """Play ``n`` uniformly random games from the empty board in compiled code
+    (the same games for the same seed); raises ``KeyError`` for an unknown
+    variant and ``ValueError`` if ``n`` is negative."""
+    if n < 0:
+        raise ValueError(f"the number of games must be at least 0, not {n}")
+    t = tables(variant_id)
+    total = np.zeros(t.num_colors, np.int32)
+    rng = rng_state(seed)
+    t0 = time.perf_counter()
+    moves = _random_games(t, n, rng, total)
+    seconds = time.perf_counter() - t0
+    d = max(n, 1)
+    return RandomGames(
+        find_variant(variant_id).id, n, seconds, moves / d, tuple(float(x) / d for x in total)
+    )
+
+
+def warm_up(variant_id: str | None = None, background: bool = True) -> threading.Thread | None:
+    """Compile (or load from the cache) every kernel function, and build the
+    tables of ``variant_id`` (default: Duo).  With ``background`` this runs in
+    a daemon thread, which is returned; otherwise it returns ``None`` when
+    done.  Raises ``KeyError`` for an unknown variant (at once, in the caller)."""
+    find_variant(variant_id or "duo")
+
+    def work() -> None:
+        t = tables(variant_id or "duo")
+        s = new_state(t)
+        views(t, s)
+        out = np.empty(t.num_placements, np.int32)
+        legal_moves(t, s, to_move(s), out)
+        legal_words(t, s, to_move(s), np.empty(t.num_words, np.uint64))
+        is_legal(t, s, 0)
+        ply(s)
+        c = copy_state(s)
+        play(t, c, random_move(t, c, rng_state(0)))
+        copy_into(c, s)
+        playout(t, s, rng_state(0))
+        points(t, s, out)
+        _random_games(t, 1, rng_state(0), np.zeros(t.num_colors, np.int32))
+
+    if not background:
+        work()
+        return None
+    thread = threading.Thread(target=work, name="blokus-kernel-warm-up", daemon=True)
+    thread.start()
+    return thread

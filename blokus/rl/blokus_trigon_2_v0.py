@@ -1,0 +1,37 @@
+"""Blokus Trigon Two-Player: the PettingZoo AEC environment ``blokus_trigon_2_v0``.
+
+hexagonal board of triangles (edge 9), four colours; ``player_0`` moves Blue
+and Red, ``player_1`` Yellow and Green.
+
+    >>> from blokus.rl import blokus_trigon_2_v0
+    >>> env = blokus_trigon_2_v0.env(render_mode=None)
+
+``env(**options)`` is the environment with PettingZoo's usual wrappers,
+``raw_env(**options)`` the bare :class:`~blokus.rl.aec.BlokusAECEnv`; the
+options are those of that class (``render_mode``, ``reward``, ``scoring``,
+``seating``), and ``env`` also takes ``illegal_reward``.
+
+Version history:
+
+* v0: first version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from blokus.rl.aec import BlokusAECEnv, wrap
+
+__all__ = ["env", "raw_env", "VARIANT"]
+
+VARIANT = "trigon_2"
+
+
+def raw_env(**options: Any) -> BlokusAECEnv:
+    """The bare environment; raises :class:`~blokus.rl.errors.EnvConfigError` for a bad option."""
+    return BlokusAECEnv(VARIANT, **options)
+
+
+def env(illegal_reward: float | None = None, **options: Any) -> Any:
+    """The wrapped environment (see :func:`blokus.rl.aec.wrap`)."""
+    return wrap(raw_env(**options), illegal_reward)

@@ -1,0 +1,269 @@
+"""The compiled kernel, move for move against :class:`blokus.Game` and Pentobi."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import threading
+
+import pytest
+
+pytest.importorskip("numba")
+
+import numpy as np  # noqa: E402
+from conftest import VARIANT_IDS, reference_games  # noqa: E402
+
+from blokus import Game, IllegalMoveError, Move, kernel  # noqa: E402
+from blokus.kernel import State, Tables  # noqa: E402
+from blokus.placements import PlacementTable  # noqa: E402
+
+RANDOM_GAMES = 100
+
+
+def mask(t: Tables, s: State, color: int) -> int:
+    """The kernel's legal placements of ``color`` as a Python bitmask."""
+    out = np.empty(t.num_words, np.uint64)
+    n = kernel.legal_words(t, s, color, out)
+    m = int.from_bytes(out.astype("<u8").tobytes(), "little")
+    assert m.bit_count() == n
+    return m
+
+
+def assert_same(t: Tables, s: State, game: Game, where: str) -> None:
+    """The kernel state and the game agree on the turn, the ply and every
+    colour's legal moves."""
+    assert kernel.to_move(s) == (-1 if game.turn is None else game.turn), where
+    assert kernel.ply(s) == game.ply, where
+    for c in range(t.num_colors):
+        assert mask(t, s, c) == game.legal_moves_of(c).mask(), f"{where}, colour {c}"
+
+
+def same(a: State, b: State) -> bool:
+    return all(
+        np.array_equal(x, y)
+        for x, y in ((a.words, b.words), (a.flags, b.flags), (a.info, b.info))
+    )
+
+
+def assert_points(t: Tables, s: State, game: Game, where: str) -> None:
+    out = np.zeros(t.num_colors, np.int64)
+    kernel.points(t, s, out)
+    assert tuple(out) == game.scores("cells"), where
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_random_games_against_game(variant: str) -> None:
+    """Random games played in both: the same legal moves for every colour at
+    every turn, the same passes and turn order, the same points."""
+    t = kernel.tables(variant)
+    rng = random.Random(variant)
+    out = np.empty(t.num_placements, np.int32)
+    words = np.empty(t.num_words, np.uint64)
+    start = kernel.new_state(t)
+    for g in range(RANDOM_GAMES):
+        game = Game(variant)
+        s = kernel.copy_state(start)
+        while True:
+            where = f"{variant} game {g} ply {game.ply}"
+            assert_same(t, s, game, where)
+            color = kernel.to_move(s)
+            if color < 0:
+                break
+            n = kernel.legal_moves(t, s, color, out)
+            kernel.legal_words(t, s, color, words)
+            bits = np.unpackbits(words.view(np.uint8), bitorder="little")
+            assert np.array_equal(out[:n], np.flatnonzero(bits)), where
+            index = int(out[rng.randrange(n)])
+            assert kernel.is_legal(t, s, index), where
+            game.push_index(index)
+            kernel.play(t, s, index)
+        assert game.is_game_over()
+        assert_points(t, s, game, f"{variant} game {g}")
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_state_from_game(variant: str) -> None:
+    """A kernel state built from a game in progress (or a setup position)
+    continues exactly like the game."""
+    t = kernel.tables(variant)
+    rng = random.Random(variant)
+    for g in range(10):
+        game = Game(variant)
+        plies = rng.randrange(40)
+        while game.turn is not None and game.ply < plies:
+            game.push_index(rng.choice(game.legal_moves.indices()))
+        if g % 2:
+            # The same pieces as a setup position, with a colour chosen to move.
+            pieces = {c: [m.move for m in game.history if m.color == c and not m.move.is_pass]
+                      for c in range(t.num_colors)}
+            game = Game(variant)
+            game.setup(pieces, to_move=rng.randrange(t.num_colors))
+        s = kernel.state_from_game(game)
+        while True:
+            assert_same(t, s, game, f"{variant} game {g} ply {game.ply}")
+            if game.turn is None:
+                break
+            index = rng.choice(game.legal_moves.indices())
+            game.push_index(index)
+            kernel.play(t, s, index)
+        assert_points(t, s, game, f"{variant} game {g}")
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_playout_is_random_moves(variant: str) -> None:
+    """A playout plays the moves random_move draws with the same seed (so it
+    follows the rules too), ends the game and is reproducible."""
+    t = kernel.tables(variant)
+    for seed in range(20):
+        a = kernel.new_state(t)
+        moves = kernel.playout(t, a, kernel.rng_state(seed))
+        b = kernel.new_state(t)
+        rng = kernel.rng_state(seed)
+        game = Game(variant)
+        while kernel.to_move(b) >= 0:
+            index = kernel.random_move(t, b, rng)
+            game.push_index(index)
+            kernel.play(t, b, index)
+        assert kernel.to_move(a) == kernel.random_move(t, a, rng) == -1
+        assert moves == len(game.move_stack)
+        assert kernel.ply(a) == game.ply
+        assert np.array_equal(a.flags, b.flags) and np.array_equal(a.info, b.info)
+        assert np.array_equal(a.words[: t.counts_at], b.words[: t.counts_at])
+        assert_points(t, a, game, f"{variant} seed {seed}")
+
+
+def legal_sha1(moves: list[str]) -> str:
+    return hashlib.sha1("\n".join(sorted(moves)).encode()).hexdigest()
+
+
+def placement(table: PlacementTable, move: str) -> int:
+    """The placement index of a move in notation."""
+    cells = table.board.mask_of(table.board.cell(p) for p in Move.from_str(move).points)
+    return table.by_mask[cells]
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_reference_games(variant: str) -> None:
+    """Every Pentobi reference game through the kernel: turn, ply, number of
+    legal moves and their SHA-1, points."""
+    t = kernel.tables(variant)
+    table = Game(variant).table
+    names: dict[int, str] = {}
+    out = np.empty(t.num_placements, np.int32)
+    games = 0
+    for _start, positions, end in reference_games(variant):
+        s = kernel.new_state(t)
+        for pos in positions:
+            color = pos["color_index"]
+            where = f"{pos['game']} ply {pos['ply']}"
+            n = kernel.legal_moves(t, s, color, out)
+            if pos["move"] == "pass":
+                assert n == 0 and kernel.to_move(s) != color, where
+                continue
+            assert kernel.to_move(s) == color and kernel.ply(s) == pos["ply"], where
+            assert n == pos["num_legal"], where
+            moves = [names.get(int(i)) or names.setdefault(int(i), str(table.move(int(i))))
+                     for i in out[:n]]
+            assert legal_sha1(moves) == pos["legal_sha1"], where
+            index = placement(table, pos["move"])
+            assert kernel.is_legal(t, s, index), where
+            kernel.play(t, s, index)
+        assert kernel.to_move(s) == -1 and kernel.ply(s) == len(positions), end["game"]
+        pts = np.zeros(t.num_colors, np.int64)
+        kernel.points(t, s, pts)
+        assert list(pts) == end["points"], end["game"]
+        games += 1
+    assert games == 8
+
+
+def test_tables_are_cached() -> None:
+    assert kernel.tables("duo") is kernel.tables("duo")
+    assert kernel.tables("Blokus Duo") is kernel.tables("duo")
+    t = kernel.tables("classic_2")
+    assert t.place is kernel.tables("classic").place  # same board, same pieces
+    assert (t.num_colors, t.num_placements) == (4, 30433)
+    assert kernel.tables("trigon").num_placements == 32131
+    assert not t.place.flags.writeable
+    with pytest.raises(KeyError, match="unknown variant"):
+        kernel.tables("chess")
+
+
+def test_tables_match_the_placement_table() -> None:
+    t = kernel.tables("trigon_3")
+    table = Game("trigon_3").table
+    for i in range(0, table.size, 97):
+        size = t.place[i, 0]
+        assert tuple(t.place[i, 4:4 + size]) == table.cells[i]
+        assert t.place[i, 3] == table.piece[i]
+
+
+def test_copies_are_independent() -> None:
+    t = kernel.tables("duo")
+    s = kernel.new_state(t)
+    c = kernel.copy_state(s)
+    kernel.playout(t, c, kernel.rng_state(3))
+    assert kernel.to_move(s) == 0 and kernel.to_move(c) == -1
+    kernel.copy_into(c, s)
+    assert same(c, s)
+    v = kernel.views(t, s)
+    assert v.board.shape == (t.num_cells,) and (v.board == -1).all()
+    assert v.left.shape == (2, t.num_pieces) and (v.left == 1).all()
+    assert tuple(v.turn) == (0, 0)
+
+
+def test_views_name_the_state() -> None:
+    t = kernel.tables("junior")
+    game = Game("junior")
+    for _ in range(6):
+        game.push_index(game.legal_moves.indices()[0])
+    s = kernel.state_from_game(game)
+    v = kernel.views(t, s)
+    for c in range(t.num_colors):
+        assert list(v.left[c]) == [
+            sum(1 for p in game.pieces_left(c) if p.index == k) for k in range(t.num_pieces)
+        ]
+        assert v.placed[c] == game.num_placed(c) == 3
+        assert {int(x) for x in np.flatnonzero(v.board == c)} == set(
+            game.board.cells_of(game.cells_of(c))
+        )
+        assert {int(x) for x in np.flatnonzero(v.forbidden[c])} == set(
+            game.board.cells_of(game.forbidden(c))
+        )
+
+
+def test_random_games_is_reproducible() -> None:
+    a = kernel.random_games("duo", 50, seed=7)
+    b = kernel.random_games("duo", 50, seed=7)
+    c = kernel.random_games("duo", 50, seed=8)
+    assert (a.mean_moves, a.mean_points) == (b.mean_moves, b.mean_points)
+    assert (a.mean_moves, a.mean_points) != (c.mean_moves, c.mean_points)
+    assert a.variant == "duo" and a.games == 50 and a.games_per_second > 0
+    assert 10 < a.mean_moves <= 42
+    with pytest.raises(ValueError, match="at least 0"):
+        kernel.random_games("duo", -1)
+
+
+def test_illegal_placements_are_refused() -> None:
+    t = kernel.tables("duo")
+    s = kernel.new_state(t)
+    game = Game("duo")
+    illegal = next(i for i in range(t.num_placements) if i not in game.legal_moves.indices())
+    before = kernel.copy_state(s)
+    for index in (-1, t.num_placements, illegal):
+        assert not kernel.is_legal(t, s, index)
+        with pytest.raises(IllegalMoveError, match="not a legal move"):
+            kernel.play(t, s, index)
+    assert same(s, before)
+    kernel.playout(t, s, kernel.rng_state(0))
+    assert not kernel.is_legal(t, s, 0)
+    with pytest.raises(IllegalMoveError):
+        kernel.play(t, s, 0)
+
+
+def test_warm_up() -> None:
+    thread = kernel.warm_up("junior")
+    assert isinstance(thread, threading.Thread)
+    thread.join()
+    assert kernel.warm_up("junior", background=False) is None
+    with pytest.raises(KeyError):
+        kernel.warm_up("nonsense")
