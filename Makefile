@@ -1,5 +1,5 @@
 # Two entry points, both set everything up on a fresh machine first:
-#   make run    the main job (the terminal game; the web app once it lands)
+#   make run    the main job: the web app (blokus serve) on http://127.0.0.1:8000/
 #   make test   every test
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/blokus play --variant duo
+	$(VENV)/bin/blokus serve
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 chromium:
