@@ -11,6 +11,8 @@ $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[all,test]'
+	@echo "Compiling the search kernel (once; numba caches it) ..."
+	$(PY) -c "from blokus.players.mcts import warm_up; warm_up()"
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -37,7 +37,9 @@ from blokus import kernel as k
 from blokus.game import Game
 from blokus.notation import Move
 
-__all__ = ["MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS"]
+__all__ = [
+    "MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS", "warm_up",
+]
 
 F32 = npt.NDArray[np.float32]
 I32 = npt.NDArray[np.int32]
@@ -552,3 +554,13 @@ def mcts_player(kind: str, options: dict[str, str], seed: int | None) -> Any:
     threads = int(options.get("threads", "1"))
     name = "mcts:" + ",".join(f"{k_}={v}" for k_, v in options.items()) if options else None
     return MctsPlayer(sims, seconds, threads, seed, name=name)
+
+
+def warm_up(variant_id: str = "duo") -> None:
+    """Compile (or load from numba's cache) the kernel and the search by
+    searching a few simulations; the first time in a fresh install this takes
+    about half a minute, later about a second."""
+    game = Game(variant_id)
+    PriorPlayer(seed=0).choose(game)
+    MctsPlayer(sims=8, seed=0).choose(game)
+    MctsPlayer(sims=8, seed=0, params=SearchParams(big_pieces=0.5)).choose(game)
