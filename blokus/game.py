@@ -48,22 +48,28 @@ def bit_indices(mask: int) -> list[int]:
     return out
 
 
+_LOW_MASKS = [(1 << (1 << k)) - 1 for k in range(17)]
+
+
 def nth_bit(mask: int, n: int) -> int:
     """The index of the ``n``-th (0-based, from the low end) set bit of ``mask``."""
     base = 0
-    size = mask.bit_length()
-    # Halve the range until it is small, counting the bits of the low half.
-    while size > 64:
-        half = size >> 1
-        low = mask & ((1 << half) - 1)
+    k = (mask.bit_length() - 1).bit_length()
+    # Halve the range (a power of two wide) until it is small, counting the
+    # bits of the low half.
+    while k > 6:
+        k -= 1
+        if k >= len(_LOW_MASKS):
+            low = mask & ((1 << (1 << k)) - 1)
+        else:
+            low = mask & _LOW_MASKS[k]
         c = low.bit_count()
         if n < c:
-            mask, size = low, half
+            mask = low
         else:
             n -= c
-            mask >>= half
-            base += half
-            size -= half
+            mask >>= 1 << k
+            base += 1 << k
     for _ in range(n):
         mask &= mask - 1
     return base + (mask & -mask).bit_length() - 1
@@ -103,8 +109,7 @@ class LegalMoves:
         return bit_indices(self.mask())
 
     def __iter__(self) -> Iterator[Move]:
-        move = self._game.table.move
-        return (move(i) for i in self.indices())
+        return map(self._game.table.moves.__getitem__, self.indices())
 
     def __len__(self) -> int:
         return self.mask().bit_count()

@@ -77,16 +77,26 @@ class PlacementTable:
         """Per piece, the bitmask of its placements."""
         self.all = (1 << n) - 1
         """Bitmask of every placement."""
-        self._moves: list[Move | None] = [None] * n
+        self._moves: list[Move] | None = None
+
+    @property
+    def moves(self) -> list[Move]:
+        """The :class:`~blokus.notation.Move` of every placement (made on first use)."""
+        if self._moves is None:
+            points = self.board.points
+            new = Move.__new__
+            moves = []
+            for cells in self.cells:
+                # Cells are ascending, which is canonical order already.
+                m = new(Move)
+                object.__setattr__(m, "points", tuple(points[c] for c in cells))
+                moves.append(m)
+            self._moves = moves
+        return self._moves
 
     def move(self, index: int) -> Move:
-        """The :class:`~blokus.notation.Move` of a placement (cached)."""
-        m = self._moves[index]
-        if m is None:
-            points = self.board.points
-            m = Move(tuple(points[c] for c in self.cells[index]))
-            self._moves[index] = m
-        return m
+        """The :class:`~blokus.notation.Move` of a placement."""
+        return self.moves[index]
 
     def index(self, cells_mask: int) -> int | None:
         """The placement covering exactly these cells, or ``None``."""
