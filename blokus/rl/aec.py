@@ -15,6 +15,7 @@ legal action.  Observations, actions and rewards: see
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -181,3 +182,18 @@ def wrap(env: BlokusAECEnv, illegal_reward: float | None = None) -> Any:
         out = wrappers.TerminateIllegalWrapper(out, illegal_reward=illegal_reward)
     out = wrappers.AssertOutOfBoundsWrapper(out)
     return wrappers.OrderEnforcingWrapper(out)
+
+
+def env_functions(variant_id: str) -> tuple[Callable[..., Any], Callable[..., BlokusAECEnv]]:
+    """``(env, raw_env)`` of a variant, for its versioned module."""
+
+    def raw_env(**options: Any) -> BlokusAECEnv:
+        """The bare environment; raises :class:`~blokus.rl.errors.EnvConfigError`
+        for a bad option."""
+        return BlokusAECEnv(variant_id, **options)
+
+    def env(illegal_reward: float | None = None, **options: Any) -> Any:
+        """The wrapped environment (see :func:`blokus.rl.aec.wrap`)."""
+        return wrap(raw_env(**options), illegal_reward)
+
+    return env, raw_env

@@ -17,20 +17,10 @@ Version history:
 
 from __future__ import annotations
 
-from typing import Any
-
-from blokus.rl.aec import BlokusAECEnv, wrap
+from blokus.rl.aec import env_functions
 
 __all__ = ["env", "raw_env", "VARIANT"]
 
 VARIANT = "duo"
 
-
-def raw_env(**options: Any) -> BlokusAECEnv:
-    """The bare environment; raises :class:`~blokus.rl.errors.EnvConfigError` for a bad option."""
-    return BlokusAECEnv(VARIANT, **options)
-
-
-def env(illegal_reward: float | None = None, **options: Any) -> Any:
-    """The wrapped environment (see :func:`blokus.rl.aec.wrap`)."""
-    return wrap(raw_env(**options), illegal_reward)
+env, raw_env = env_functions(VARIANT)
