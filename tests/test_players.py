@@ -13,6 +13,8 @@ from blokus.players import LEVELS, GreedyPlayer, PlayerSpecError, RandomPlayer, 
 
 pytest.importorskip("numba")
 
+import numpy as np  # noqa: E402
+
 from blokus.players.mcts import MctsPlayer  # noqa: E402
 
 
@@ -64,15 +66,21 @@ def test_choose_on_finished_game_is_an_error() -> None:
 
 def test_tree_is_reused_between_moves() -> None:
     game = Game("duo")
-    player = MctsPlayer(sims=400, seed=5)
-    game.push(player.choose(game))
-    opponent = GreedyPlayer(seed=1)
-    game.push(opponent.choose(game))
+    player = MctsPlayer(sims=2000, seed=5)
+    move = player.choose(game)
+    game.push(move)
+    # The opponent answers with the reply the search expects most.
+    tree, root = player._trees[0], player._roots[0]
+    first, n = int(tree.first_child[root]), int(tree.num_children[root])
+    ours = first + int(np.flatnonzero(tree.move[first:first + n] == game.placement_of(move))[0])
+    kids = range(int(tree.first_child[ours]), int(tree.first_child[ours] + tree.num_children[ours]))
+    reply = max(kids, key=lambda c: tree.visits[c])
+    assert tree.visits[reply] >= 2
+    game.push_index(int(tree.move[reply]))
     assert player._reuse(game)
-    root = player._roots[0]
-    assert root != 0 and player._trees[0].visits[root] > 0
+    assert player._roots[0] == reply and player._trees[0].visits[reply] > 0
     game.push(player.choose(game))
-    assert player.last_sims == 400
+    assert player.last_sims == 2000
 
 
 def play_out(players: dict[int, object], variant: str, seed: int) -> tuple[int, ...]:

@@ -10,6 +10,11 @@ its colour covers all of its cells at the end.  A seat's result is its place aga
 groups (1 win, 0 loss, ties shared) blended with a small score-difference term,
 so the search prefers winning by more.
 
+Nodes keep their children sorted by prior; below the root only the best 48
+are kept, a node is expanded on its second visit, and selection widens
+progressively (the first ``4 + sqrt(visits)`` children), so that the tree
+stays small enough for long searches.
+
 Both cores are used by root parallelisation: each thread grows its own tree
 from the same position (numba releases the GIL) and the root visit counts are
 added up.  Trees are kept between moves: when the new position follows from the
@@ -85,6 +90,26 @@ class SearchParams:
     big_pieces: float = 0.0
     """Playout policy: the probability of choosing among the moves of the
     largest piece size available instead of among all legal moves."""
+    max_children: float = 48.0
+    """Below the root, keep only this many children (best priors first) when
+    a node is expanded; 0 keeps them all."""
+    widen_base: float = 4.0
+    widen_rate: float = 1.0
+    """Progressive widening: selection considers the first
+    ``widen_base + widen_rate * sqrt(visits)`` children (best priors first)."""
+    expand_after: float = 2.0
+    """A node below the root is expanded once it has this many visits."""
+
+    def array(self) -> npt.NDArray[np.float64]:
+        """The parameters as the compiled search reads them."""
+        return np.array([self.exploration, self.rave_bias, self.score_weight,
+                         self.first_play_urgency, self.big_pieces, self.max_children,
+                         self.widen_base, self.widen_rate, self.expand_after], np.float64)
+
+
+# Positions in SearchParams.array().
+_EXPLORATION, _RAVE_BIAS, _SCORE_WEIGHT, _FPU, _BIG_PIECES = 0, 1, 2, 3, 4
+_MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER = 5, 6, 7, 8
 
 
 def _new_tree(capacity: int) -> Tree:
@@ -142,30 +167,33 @@ def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
 
 @numba.njit(cache=True, nogil=True)
 def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.Views,
-            moves: I32, logits: F32) -> None:
+            moves: I32, logits: F32, max_children: int) -> None:
+    """Give ``node`` its children, best prior first (at most ``max_children``
+    of them if that is positive)."""
     color = k.to_move(s)
     n = k.legal_moves(t, s, color, moves)
+    _prior_logits(t, seats, v, color, moves, n, logits)
+    order = np.argsort(-logits[:n])
+    if 0 < max_children < n:
+        n = max_children
     start = tree.size[0]
     if start + n > tree.move.shape[0]:
         return  # tree full: the node stays a leaf
-    _prior_logits(t, seats, v, color, moves, n, logits)
-    top = -1e30
-    for i in range(n):
-        top = max(top, logits[i])
+    top = logits[order[0]]
     total = 0.0
     for i in range(n):
-        logits[i] = math.exp(logits[i] - top)
-        total += logits[i]
+        total += math.exp(logits[order[i]] - top)
     seat = _seat_of(seats, v, color)
     for i in range(n):
         c = start + i
-        tree.move[c] = moves[i]
+        j = order[i]
+        tree.move[c] = moves[j]
         tree.seat[c] = seat
         tree.color[c] = color
         tree.num_children[c] = -1
         tree.visits[c] = 0.0
         tree.value[c] = 0.0
-        tree.prior[c] = logits[i] / total
+        tree.prior[c] = math.exp(logits[j] - top) / total
         tree.rave_n[c] = 0.0
         tree.rave_v[c] = 0.0
     tree.first_child[node] = start
@@ -175,12 +203,13 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
 
 @numba.njit(cache=True, nogil=True)
 def _select(tree: Tree, node: int, exploration: float, rave_bias: float,
-            fpu: float) -> int:
+            fpu: float, widen_base: float, widen_rate: float) -> int:
     first = tree.first_child[node]
     sqrt_n = math.sqrt(tree.visits[node] + 1.0)
+    width = min(float(tree.num_children[node]), widen_base + widen_rate * sqrt_n)
     best = -1
     best_value = -1e30
-    for c in range(first, first + tree.num_children[node]):
+    for c in range(first, first + max(1, int(width))):
         n = tree.visits[c]
         q = tree.value[c] / n if n > 0 else fpu
         rn = tree.rave_n[c]
@@ -271,10 +300,13 @@ def _policy_playout(t: k.Tables, s: k.State, rng: Any, moves: I32, big_pieces: f
 
 @numba.njit(cache=True, nogil=True)
 def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State,
-           sims: int, rng: Any, exploration: float, rave_bias: float,
-           score_weight: float, fpu: float, big_pieces: float) -> int:
+           sims: int, rng: Any, cfg: npt.NDArray[np.float64]) -> int:
     """Run ``sims`` simulations from ``root``; returns how many ran (fewer
     when the tree is full and the root cannot be expanded)."""
+    exploration, rave_bias, fpu = cfg[_EXPLORATION], cfg[_RAVE_BIAS], cfg[_FPU]
+    score_weight, big_pieces = cfg[_SCORE_WEIGHT], cfg[_BIG_PIECES]
+    max_children, expand_after = int(cfg[_MAX_CHILDREN]), cfg[_EXPAND_AFTER]
+    widen_base, widen_rate = cfg[_WIDEN_BASE], cfg[_WIDEN_RATE]
     s = k.copy_state(root_state)
     v = k.views(t, s)
     place = t.place
@@ -294,12 +326,15 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         path[0] = root
         while True:
             if tree.num_children[node] < 0:
-                _expand(t, seats, tree, node, s, v, moves, logits)
+                if node != root and tree.visits[node] < expand_after:
+                    break
+                _expand(t, seats, tree, node, s, v, moves, logits,
+                        0 if node == root else max_children)
                 if tree.num_children[node] < 0 or node != root:
                     break
             if tree.num_children[node] == 0:
                 break
-            child = _select(tree, node, exploration, rave_bias, fpu)
+            child = _select(tree, node, exploration, rave_bias, fpu, widen_base, widen_rate)
             k.play(t, s, tree.move[child])
             depth += 1
             path[depth] = child
@@ -463,12 +498,12 @@ class MctsPlayer:
         state = k.state_from_game(game)
         if len(game.legal_moves) == 1:
             return next(iter(game.legal_moves))
-        capacity = self.capacity or max(200_000, min(3_000_000, 60 * (self.sims or 50_000)))
+        capacity = self.capacity or max(200_000, min(6_000_000, 60 * (self.sims or 100_000)))
         if not self._reuse(game) or any(int(tr.size[0]) > capacity * 0.8 for tr in self._trees):
             self._trees = [_new_tree(capacity) for _ in range(self.threads)]
             self._roots = [0] * self.threads
         self._variant = game.variant.id
-        p = self.params
+        cfg = self.params.array()
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
         per_thread = None if self.sims is None else math.ceil(self.sims / self.threads)
         counts = [0] * self.threads
@@ -481,8 +516,7 @@ class MctsPlayer:
                 n = chunk if per_thread is None else min(chunk, per_thread - counts[i])
                 if n <= 0:
                     break
-                ran = search(t, seats, tree, root, state, n, rng, p.exploration, p.rave_bias,
-                             p.score_weight, p.first_play_urgency, p.big_pieces)
+                ran = search(t, seats, tree, root, state, n, rng, cfg)
                 counts[i] += ran
                 if ran < n or (deadline is not None and time.monotonic() >= deadline):
                     break
