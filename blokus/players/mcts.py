@@ -4,11 +4,13 @@ The whole simulation loop is compiled (numba, on :mod:`blokus.kernel`):
 selection by a PUCT rule blended with RAVE (all-moves-as-first) statistics,
 priors from features of a move (piece size, attach points created, opponents'
 attach points covered, distance to the centre early on), expansion of one node
-per simulation, a playout to the end of the game, and the result of every seat
-backed up along the path.  RAVE counts a move as played in a simulation when
-its colour covers all of its cells at the end.  A seat's result is its place against the other
-groups (1 win, 0 loss, ties shared) blended with a small score-difference term,
-so the search prefers winning by more.
+per simulation, a playout to the end of the game (half of its moves chosen
+among the largest pieces available, the others uniformly at random), and the
+result of every seat backed up along the path.  RAVE counts a move as played
+in a simulation when its colour covers all of its cells at the end.  A seat's
+result is its place against the other groups (1 win, 0 loss, ties shared)
+blended with a small score-difference term, so the search prefers winning by
+more.
 
 Nodes keep their children sorted by prior; below the root only the best 48
 are kept, a node is expanded on its second visit, and selection widens
@@ -87,7 +89,7 @@ class SearchParams:
     rave_bias: float = 0.002
     score_weight: float = 0.15
     first_play_urgency: float = 0.55
-    big_pieces: float = 0.0
+    big_pieces: float = 0.5
     """Playout policy: the probability of choosing among the moves of the
     largest piece size available instead of among all legal moves."""
     max_children: float = 48.0
@@ -547,12 +549,12 @@ class MctsPlayer:
 LEVEL_SETTINGS: dict[int, dict[str, Any]] = {
     1: {"prior_temperature": 1.6},
     2: {"prior_temperature": 0.0},
-    3: {"sims": 150},
-    4: {"sims": 500},
-    5: {"sims": 1_500},
-    6: {"sims": 5_000},
-    7: {"sims": 15_000},
-    8: {"sims": 50_000, "threads": 2},
+    3: {"sims": 200},
+    4: {"sims": 600},
+    5: {"sims": 2_000},
+    6: {"sims": 6_000},
+    7: {"sims": 20_000},
+    8: {"sims": 80_000, "threads": 2},
     9: {"seconds": 10.0, "threads": 2},
 }
 """What each level does (see the module docstring)."""
