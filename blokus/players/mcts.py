@@ -500,7 +500,10 @@ class MctsPlayer:
         state = k.state_from_game(game)
         if len(game.legal_moves) == 1:
             return next(iter(game.legal_moves))
-        capacity = self.capacity or max(200_000, min(6_000_000, 60 * (self.sims or 100_000)))
+        # About 24 nodes per simulation below the root (48 children, expanded
+        # on the second visit); a full tree just stops growing.
+        expected = 200_000 if self.sims is None else self.sims // self.threads
+        capacity = self.capacity or max(200_000, min(6_000_000, 40 * expected))
         if not self._reuse(game) or any(int(tr.size[0]) > capacity * 0.8 for tr in self._trees):
             self._trees = [_new_tree(capacity) for _ in range(self.threads)]
             self._roots = [0] * self.threads
