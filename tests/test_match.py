@@ -88,3 +88,17 @@ def test_python_player_spec(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert summary.games == 2 and not summary.errors and summary.wins == 2
     with pytest.raises(PlayerSpecError):
         run_match("py:no_such_module:make", "random", "duo", 2, progress=None)
+
+
+@pytest.mark.parametrize("variant", ["classic", "classic_2", "classic_3", "duo", "junior",
+                                     "trigon", "trigon_2", "trigon_3"])
+def test_gtp_engine_plays_every_variant_to_the_end(variant: str) -> None:
+    """A complete game driven over GTP: our engine (a separate process) takes
+    every other seat, the match runner is the controller."""
+    engine = f"gtp:'{sys.executable} -m blokus gtp --level 2 --seed 1'"
+    result = play_game(("greedy", engine), variant, 0, seed=3)
+    assert result.error is None
+    record = sgf.loads(result.sgf)
+    game = record.game()
+    assert game.is_game_over() and record.variant.id == variant
+    assert game.scores("cells") == result.points
