@@ -21,7 +21,7 @@ from blokus.notation import IllegalMoveError, InvalidMoveError
 from blokus.players import Player, make_player
 from blokus.variants import VARIANTS, variant
 
-__all__ = ["GtpEngine", "GtpError", "run"]
+__all__ = ["GtpEngine", "GtpError", "final_score", "run"]
 
 
 class GtpError(Exception):
@@ -29,6 +29,21 @@ class GtpError(Exception):
 
 
 PlayerFactory = Callable[[int | None], Player]
+
+
+def final_score(game: Game) -> str:
+    """The score as Pentobi's ``final_score`` (and SGF ``RE``) writes it, from
+    points = cells placed + bonus: with two seats ``B+n``, ``W+n`` or ``0``
+    (seat 1 is B, its colours added up), otherwise every colour's points."""
+    points = game.scores("cells")
+    seats = game.seating.seats
+    if len(seats) == 2:
+        a = sum(points[c] for c in seats[0].colors)
+        b = sum(points[c] for c in seats[1].colors)
+        if a == b:
+            return "0"
+        return f"B+{a - b}" if a > b else f"W+{b - a}"
+    return " ".join(str(p) for p in points)
 
 
 class GtpEngine:
@@ -192,16 +207,7 @@ class GtpEngine:
         return ""
 
     def cmd_final_score(self, args: list[str]) -> str:
-        game = self.game
-        points = game.scores("cells")
-        seats = game.seating.seats
-        if len(seats) == 2 and not game.seating.teams:
-            a = sum(points[c] for c in seats[0].colors)
-            b = sum(points[c] for c in seats[1].colors)
-            if a == b:
-                return "0"
-            return f"B+{a - b}" if a > b else f"W+{b - a}"
-        return " ".join(str(p) for p in points)
+        return final_score(self.game)
 
     def cmd_showboard(self, args: list[str]) -> str:
         from blokus.render import text

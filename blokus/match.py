@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from blokus.game import Game
+from blokus.gtp import final_score
 from blokus.notation import Move
 from blokus.players import Player, PlayerSpecError, make_player
 from blokus.variants import Variant, variant
@@ -219,7 +220,7 @@ def play_game(
     from blokus import sgf
 
     info = _player_info(game, names)
-    info["RE"] = _result_text(game, points)
+    info["RE"] = final_score(game)
     return GameResult(index, swapped, points, means, sgf.dumps(game, info), len(game.move_stack),
                       error)
 
@@ -228,15 +229,6 @@ def _player_info(game: Game, names: list[str]) -> dict[str, str]:
     if len(game.colors) == 2:
         return {"PB": names[0], "PW": names[1]}
     return {f"P{c + 1}": names[game.seat_of(c)] for c in range(len(game.colors))}
-
-
-def _result_text(game: Game, points: tuple[int, ...]) -> str:
-    seats = game.seating.seats
-    if len(seats) == 2:
-        a = sum(points[c] for c in seats[0].colors)
-        b = sum(points[c] for c in seats[1].colors)
-        return "0" if a == b else (f"B+{a - b}" if a > b else f"W+{b - a}")
-    return " ".join(str(p) for p in points)
 
 
 @dataclass
