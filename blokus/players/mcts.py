@@ -30,6 +30,7 @@ on two threads.
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 import time
@@ -43,6 +44,8 @@ import numpy.typing as npt
 from blokus import kernel as k
 from blokus.game import Game
 from blokus.notation import Move
+from blokus.variants import Seating
+from blokus.variants import variant as find_variant
 
 __all__ = [
     "MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS", "warm_up",
@@ -386,8 +389,14 @@ def priors_for(t: k.Tables, seats: Seats, s: k.State) -> tuple[I32, F32]:
 
 
 def seats_for(game: Game) -> Seats:
-    seating = game.seating
-    color_seat = np.full(len(game.colors), -1, np.int32)
+    """The seat and board arrays the compiled search needs for ``game``."""
+    return _seats(game.variant.id, game.seating)
+
+
+@functools.cache
+def _seats(variant_id: str, seating: Seating) -> Seats:
+    v = find_variant(variant_id)
+    color_seat = np.full(v.num_colors, -1, np.int32)
     for i, seat in enumerate(seating.seats):
         for c in seat.colors:
             color_seat[c] = i
@@ -399,7 +408,7 @@ def seats_for(game: Game) -> Seats:
     for g, members in enumerate(groups):
         for i in members:
             seat_group[i] = g
-    board = game.board
+    board = v.board
     cx = sum(v[0] for vs in board.vertices for v in vs) / (3 * board.size)
     cy = sum(v[1] for vs in board.vertices for v in vs) / (3 * board.size)
     scale = 0.5 if board.kind == "triangle" else 1.0
@@ -410,6 +419,8 @@ def seats_for(game: Game) -> Seats:
         dist.append(math.hypot((x - cx) * scale, (y - cy) * (0.866 if scale < 1 else 1.0)))
     far = max(dist) or 1.0
     weight = np.array([1.0 - d / far for d in dist], np.float32)
+    for a in (color_seat, seat_group, weight):
+        a.setflags(write=False)  # shared by every search of this variant
     return Seats(color_seat, shared, len(seating.seats), seat_group, len(groups), weight)
 
 
