@@ -409,8 +409,9 @@ def _seats(variant_id: str, seating: Seating) -> Seats:
         for i in members:
             seat_group[i] = g
     board = v.board
-    cx = sum(v[0] for vs in board.vertices for v in vs) / (3 * board.size)
-    cy = sum(v[1] for vs in board.vertices for v in vs) / (3 * board.size)
+    corners = [v for vs in board.vertices for v in vs]
+    cx = sum(v[0] for v in corners) / len(corners)
+    cy = sum(v[1] for v in corners) / len(corners)
     scale = 0.5 if board.kind == "triangle" else 1.0
     dist = []
     for vs in board.vertices:
