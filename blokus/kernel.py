@@ -51,6 +51,10 @@ Compiled functions (callable from Python and from other numba code)
 ``playout(t, s, rng) -> int``
     Plays uniformly random moves to the end of the game; returns the number
     of pieces placed.
+``policy_playout(t, s, rng, big_pieces, limit) -> int``
+    The same with a playout policy: each move is, with probability
+    ``big_pieces``, chosen among the legal moves of the largest piece size
+    the colour can play; stops after ``limit`` moves unless ``limit`` is -1.
 ``points(t, s, out)``
     Each colour's points as Pentobi reports them (``game.scores("cells")``):
     cells placed, plus 15 for placing every piece (20 if the single cell went
@@ -143,6 +147,7 @@ __all__ = [
     "play",
     "random_move",
     "playout",
+    "policy_playout",
     "points",
     "random_games",
     "warm_up",
@@ -241,6 +246,9 @@ class Tables(NamedTuple):
     cover_mask: U64
     piece_keep: U64
     """``[piece, word]``: bitset of every placement *not* of this piece."""
+    size_mask: U64
+    """``[size * num_words + word]``: bitset of the placements of pieces of
+    ``size`` cells; size 0 has every placement."""
     piece_size: I8
     piece_copies: I8
     start_cells: I16
@@ -294,6 +302,10 @@ def _board_tables(variant_id: str) -> dict[str, Any]:
         cover_word=np.array(cover_word, np.uint16),
         cover_mask=np.concatenate(cover_mask).astype(np.uint64),
         piece_keep=np.stack([every & ~bitset(m) for m in pt.of_piece]),
+        size_mask=np.concatenate([bitset(pt.all)] + [
+            bitset(sum(m for p, m in zip(pieces, pt.of_piece) if p.size == size))
+            for size in range(1, max(p.size for p in pieces) + 1)
+        ]),
         piece_size=np.array([p.size for p in pieces], np.int8),
         piece_copies=np.array([p.copies for p in pieces], np.int8),
     )
@@ -656,11 +668,18 @@ def random_move(t: Tables, s: State, rng: U64) -> int:
 
 
 @_compiled
-def _run(t: Tables, s: State, seed: np.uint64, placement: int) -> tuple[int, np.uint64]:
-    """Play ``placement`` (if it is >= 0) or else uniformly random moves drawn
-    with the splitmix64 state ``seed`` to the end of the game, each followed
-    by the automatic passes; return the number of moves played and the new
-    ``seed``.
+def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
+         limit: int) -> tuple[int, np.uint64]:
+    """Play ``placement`` (if it is >= 0) or else random moves drawn with the
+    splitmix64 state ``seed``, each followed by the automatic passes, until
+    the game is over or ``limit`` moves are played (-1: no limit); return the
+    number of moves played and the new ``seed``.
+
+    A random move is uniform among the legal moves, except that with
+    probability ``big / 2**32`` it is uniform among the legal moves of the
+    largest piece size the colour can play.  With no limit, the turn passes
+    lazily: to the next colour not known to be out of moves (a colour found
+    with none passes when its turn comes); the result is the same game.
 
     The body of :func:`play` and :func:`playout`, one loop written for speed.
     Every array a compiled function receives or takes out of a tuple costs an
@@ -680,6 +699,8 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int) -> tuple[int, np.
     attach_at, board_at = np.uint64(t.attach_at), np.uint64(t.board_at)
     left_at, done_at, hi_at = t.left_at, t.done_at, t.hi_at
     placed_at, last_piece_at, turn_at = t.placed_at, t.last_piece_at, t.turn_at
+    size_mask, piece_size, num_pieces = t.size_mask, t.piece_size, t.num_pieces
+    lazy = placement < 0 and limit < 0
     moves = 0
     while info[turn_at] >= 0:
         color = info[turn_at]
@@ -693,20 +714,39 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int) -> tuple[int, np.
 
         p = placement
         if p < 0:
-            # A uniformly random legal move: count (keeping the count of
-            # each word), draw, then find the word and the bit.  (-1 stays
-            # for a pass.)
-            total = u0
-            for w in range(lo, hi):
-                k = _popcount(words[w] & words[allowed + w] & words[reach + w])
-                words[counts + w] = k
-                total += k
+            # A random legal move: count (keeping the count of each word),
+            # draw, then find the word and the bit.  (-1 stays for a pass.)
+            # ``size`` 0 counts every move, a larger one the moves of pieces
+            # of that size (from the largest piece left down to the first
+            # size with a legal move).  With a policy, the low half of the
+            # random bits picks it and the high half the move; without, the
+            # bits are drawn only for a move, as random_move draws them.
+            size = 0
+            bits = u0
+            if big:
+                seed, bits = _splitmix(seed)
+                if (bits & np.uint64(0xFFFFFFFF)) < big:
+                    for piece in range(num_pieces):
+                        if flags[left_at + color * num_pieces + piece]:
+                            size = max(size, int(piece_size[piece]))
+            while True:
+                row = np.uint64(size) * num_words
+                total = u0
+                for w in range(lo, hi):
+                    k = _popcount(words[w] & words[allowed + w] & words[reach + w]
+                                  & size_mask[row + w])
+                    words[counts + w] = k
+                    total += k
+                if total != u0 or size <= 1:
+                    break
+                size -= 1
             if total == u0:
                 # No legal move left: a playout finds this out here rather
                 # than when the turn comes to the colour.
                 flags[done_at + color] = 1
             else:
-                seed, bits = _splitmix(seed)
+                if not big:
+                    seed, bits = _splitmix(seed)
                 r = _below(bits, total)
                 at = counts + lo
                 while True:  # four words at a time (it stops before hi)
@@ -719,7 +759,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int) -> tuple[int, np.
                     r -= words[at]
                     at += u1
                 at -= counts
-                x = words[at] & words[allowed + at] & words[reach + at]
+                x = words[at] & words[allowed + at] & words[reach + at] & size_mask[row + at]
                 # The r-th lowest set bit of x: halve the search three times.
                 bit = u0
                 for half in (np.uint64(32), np.uint64(16), np.uint64(8)):
@@ -826,7 +866,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int) -> tuple[int, np.
         for _ in range(checks):
             c = (c + 1) % num_colors
             if flags[done_at + c] == 0:
-                if placement < 0:
+                if lazy:
                     info[turn_at] = c
                     break
                 row_allowed = allowed_at + np.uint64(c) * num_words
@@ -842,7 +882,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int) -> tuple[int, np.
                 flags[done_at + c] = 1
             turns += 1
         info[turn_at + 1] = turns
-        if placement >= 0:
+        if moves == limit:
             break
     return moves, seed
 
@@ -855,13 +895,24 @@ def play(t: Tables, s: State, placement: int) -> None:
     not a legal move of the colour to move."""
     if not is_legal(t, s, placement):
         raise IllegalMoveError("the placement is not a legal move of the colour to move")
-    _run(t, s, np.uint64(0), placement)
+    _run(t, s, np.uint64(0), placement, np.uint64(0), 1)
 
 
 @_compiled
 def playout(t: Tables, s: State, rng: U64) -> int:
     """Play uniformly random moves until the game is over; return the number played."""
-    moves, rng[0] = _run(t, s, rng[0], -1)
+    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), -1)
+    return moves
+
+
+@_compiled
+def policy_playout(t: Tables, s: State, rng: U64, big_pieces: float, limit: int) -> int:
+    """Play random moves until the game is over or ``limit`` moves are played
+    (-1: no limit); return the number played.  Each move is, with
+    probability ``big_pieces``, uniformly random among the legal moves of the
+    largest piece size the colour to move can play, else uniformly random."""
+    big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
+    moves, rng[0] = _run(t, s, rng[0], -1, big, limit)
     return moves
 
 
@@ -956,6 +1007,7 @@ def warm_up(variant_id: str | None = None, background: bool = True) -> threading
         c = copy_state(s)
         play(t, c, random_move(t, c, rng_state(0)))
         copy_into(c, s)
+        policy_playout(t, c, rng_state(0), 0.5, 1)
         playout(t, s, rng_state(0))
         points(t, s, out)
         _random_games(t, 1, rng_state(0), np.zeros(t.num_colors, np.int32))

@@ -132,6 +132,60 @@ def test_playout_is_random_moves(variant: str) -> None:
         assert_points(t, a, game, f"{variant} seed {seed}")
 
 
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_policy_playout_plays_the_largest_pieces(variant: str) -> None:
+    """One move at a time (``limit`` 1), the big-piece playout plays a legal
+    move, of the largest size the colour can play when ``big_pieces`` is 1,
+    passes as the rules engine does, and with ``big_pieces`` 0 plays what
+    random_move draws with the same seed."""
+    t = kernel.tables(variant)
+    out = np.empty(t.num_placements, np.int32)
+    sizes = t.place[:, 0]
+    for seed in range(4):
+        big = [1.0, 0.0, 0.5, 1.0][seed]
+        s = kernel.new_state(t)
+        rng = kernel.rng_state(seed)
+        game = Game(variant)
+        while kernel.to_move(s) >= 0:
+            color = kernel.to_move(s)
+            legal = out[: kernel.legal_moves(t, s, color, out)].copy()
+            board = kernel.views(t, s).board
+            before = board.copy()
+            expected = kernel.random_move(t, s, kernel.rng_state(int(rng[0])))
+            assert kernel.policy_playout(t, s, rng, big, 1) == 1
+            new = set(np.flatnonzero((before < 0) & (board == color)).tolist())
+            played = [int(p) for p in legal if set(t.place[p, 4:4 + sizes[p]].tolist()) == new]
+            assert len(played) == 1, f"{variant} ply {game.ply}"
+            if big == 1.0:
+                assert sizes[played[0]] == sizes[legal].max()
+            if big == 0.0:
+                assert played[0] == expected
+            game.push_index(played[0])
+            assert_same(t, s, game, f"{variant} seed {seed} ply {game.ply}")
+        assert game.turn is None
+        assert_points(t, s, game, f"{variant} seed {seed}")
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic", "trigon"])
+def test_policy_playout_to_the_end(variant: str) -> None:
+    """Without a limit the big-piece playout ends the game, places more
+    cells than uniform playouts on average, and is reproducible."""
+    t = kernel.tables(variant)
+    pts = np.zeros(t.num_colors, np.int32)
+
+    def cells(big: float, seed: int) -> tuple[int, int]:
+        s = kernel.new_state(t)
+        moves = kernel.policy_playout(t, s, kernel.rng_state(seed), big, -1)
+        assert kernel.to_move(s) == -1 and moves > 0
+        kernel.points(t, s, pts)
+        return moves, int((kernel.views(t, s).board >= 0).sum())
+
+    assert cells(0.5, 7) == cells(0.5, 7)
+    uniform = sum(cells(0.0, seed)[1] for seed in range(30))
+    biased = sum(cells(1.0, seed)[1] for seed in range(30))
+    assert biased > uniform
+
+
 def legal_sha1(moves: list[str]) -> str:
     return hashlib.sha1("\n".join(sorted(moves)).encode()).hexdigest()
 

@@ -262,48 +262,6 @@ def _results(t: k.Tables, seats: Seats, s: k.State, pts: I32, group_score: F32,
 
 
 @numba.njit(cache=True, nogil=True)
-def _uniform(rng: Any) -> float:
-    """A random float in [0, 1) from a splitmix64 state."""
-    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
-    rng[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return float(z >> np.uint64(11)) / 9007199254740992.0
-
-
-@numba.njit(cache=True, nogil=True)
-def _policy_playout(t: k.Tables, s: k.State, rng: Any, moves: I32, big_pieces: float) -> None:
-    """Play to the end: with probability ``big_pieces`` a random move of the
-    largest piece size available, else a uniformly random move."""
-    place = t.place
-    while True:
-        color = k.to_move(s)
-        if color < 0:
-            return
-        n = k.legal_moves(t, s, color, moves)
-        if _uniform(rng) < big_pieces:
-            top = 0
-            count = 0
-            for i in range(n):
-                size = place[moves[i], _SIZE]
-                if size > top:
-                    top = size
-                    count = 1
-                elif size == top:
-                    count += 1
-            r = int(_uniform(rng) * count)
-            for i in range(n):
-                if place[moves[i], _SIZE] == top:
-                    if r == 0:
-                        k.play(t, s, moves[i])
-                        break
-                    r -= 1
-        else:
-            k.play(t, s, moves[int(_uniform(rng) * n)])
-
-
-@numba.njit(cache=True, nogil=True)
 def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State,
            sims: int, rng: Any, cfg: npt.NDArray[np.float64]) -> int:
     """Run ``sims`` simulations from ``root``; returns how many ran (fewer
@@ -348,10 +306,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                 break
         if tree.num_children[root] < 0:
             break  # the tree is full
-        if big_pieces > 0.0:
-            _policy_playout(t, s, rng, moves, big_pieces)
-        else:
-            k.playout(t, s, rng)
+        k.policy_playout(t, s, rng, big_pieces, -1)
         _results(t, seats, s, pts, group_score, result, score_weight)
         for d in range(depth + 1):
             n = path[d]
