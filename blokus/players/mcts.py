@@ -569,4 +569,3 @@ def warm_up(variant_id: str = "duo") -> None:
     game = Game(variant_id)
     PriorPlayer(seed=0).choose(game)
     MctsPlayer(sims=8, seed=0).choose(game)
-    MctsPlayer(sims=8, seed=0, params=SearchParams(big_pieces=0.5)).choose(game)
