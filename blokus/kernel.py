@@ -683,7 +683,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
     probability ``big / 2**32`` it is uniform among the legal moves of the
     largest piece size the colour can play.  With no limit, the turn passes
     lazily: to the next colour not known to be out of moves (a colour found
-    with none passes when its turn comes); the result is the same game.
+    with none passes when its turn comes); the rules played are the same.
 
     The body of :func:`play` and :func:`playout`, one loop written for speed.
     Every array a compiled function receives or takes out of a tuple costs an
