@@ -307,7 +307,7 @@ def _board_tables(variant_id: str) -> dict[str, Any]:
         cover_mask=np.concatenate(cover_mask).astype(np.uint64),
         piece_keep=np.stack([every & ~bitset(m) for m in pt.of_piece]),
         size_mask=np.concatenate([bitset(pt.all)] + [
-            bitset(sum(m for p, m in zip(pieces, pt.of_piece) if p.size == size))
+            bitset(sum(m for p, m in zip(pieces, pt.of_piece, strict=True) if p.size == size))
             for size in range(1, max(p.size for p in pieces) + 1)
         ]),
         piece_size=np.array([p.size for p in pieces], np.int8),
@@ -720,30 +720,30 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
         if p < 0:
             # A random legal move: count (keeping the count of each word),
             # draw, then find the word and the bit.  (-1 stays for a pass.)
-            # ``size`` 0 counts every move, a larger one the moves of pieces
+            # ``want`` 0 counts every move, a larger one the moves of pieces
             # of that size (from the largest piece left down to the first
             # size with a legal move).  With a policy, the low half of the
             # random bits picks it and the high half the move; without, the
             # bits are drawn only for a move, as random_move draws them.
-            size = 0
+            want = 0
             bits = u0
             if big:
                 seed, bits = _splitmix(seed)
                 if (bits & np.uint64(0xFFFFFFFF)) < big:
-                    for piece in range(num_pieces):
-                        if flags[left_at + color * num_pieces + piece]:
-                            size = max(size, int(piece_size[piece]))
+                    for q in range(num_pieces):
+                        if flags[left_at + color * num_pieces + q]:
+                            want = max(want, int(piece_size[q]))
             while True:
-                row = np.uint64(size) * num_words
+                row = np.uint64(want) * num_words
                 total = u0
                 for w in range(lo, hi):
                     k = _popcount(words[w] & words[allowed + w] & words[reach + w]
                                   & size_mask[row + w])
                     words[counts + w] = k
                     total += k
-                if total != u0 or size <= 1:
+                if total != u0 or want <= 1:
                     break
-                size -= 1
+                want -= 1
             if total == u0:
                 # No legal move left: a playout finds this out here rather
                 # than when the turn comes to the colour.

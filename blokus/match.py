@@ -172,6 +172,10 @@ class GameResult:
     sgf: str
     moves: int
     error: str | None = None
+    thinking: tuple[float, float] = (0.0, 0.0)
+    """Seconds A and B spent choosing their moves."""
+    side_moves: tuple[int, int] = (0, 0)
+    """Moves A and B chose."""
 
     @property
     def a_result(self) -> float:
@@ -190,6 +194,8 @@ def play_game(
     game_seed = seed + index // 2
     players: list[Player] = []
     error = None
+    thinking = [0.0, 0.0]
+    side_moves = [0, 0]
     try:
         players = [load_player(specs[0], game_seed), load_player(specs[1], game_seed + 7919)]
         while not game.is_game_over():
@@ -198,7 +204,11 @@ def play_game(
             if game.seating.seats[seat].neutral:
                 move = make_player("random", game_seed).choose(game)
             else:
-                move = players[sides[seat]].choose(game)
+                side = sides[seat]
+                start = time.perf_counter()
+                move = players[side].choose(game)
+                thinking[side] += time.perf_counter() - start
+                side_moves[side] += 1
             game.push(move)
     except (GtpEngineError, PlayerSpecError, ValueError) as e:
         error = str(e)
@@ -222,7 +232,7 @@ def play_game(
     info = _player_info(game, names)
     info["RE"] = final_score(game)
     return GameResult(index, swapped, points, means, sgf.dumps(game, info), len(game.move_stack),
-                      error)
+                      error, (thinking[0], thinking[1]), (side_moves[0], side_moves[1]))
 
 
 def _player_info(game: Game, names: list[str]) -> dict[str, str]:
@@ -272,6 +282,14 @@ class MatchSummary:
             return 0.0
         return sum(r.side_means[0] - r.side_means[1] for r in self.results) / self.games
 
+    def seconds_per_move(self) -> tuple[float, float]:
+        """Mean thinking time per move of A and of B."""
+        def mean(side: int) -> float:
+            moves = sum(r.side_moves[side] for r in self.results)
+            return sum(r.thinking[side] for r in self.results) / max(1, moves)
+
+        return mean(0), mean(1)
+
     def interval(self) -> tuple[float, float]:
         """95% confidence interval of the score rate (normal approximation
         with the observed per-game variance, clipped to [0, 1])."""
@@ -292,6 +310,7 @@ class MatchSummary:
             f"  Elo difference A-B {format_elo(elo(self.score))} "
             f"(95% CI {format_elo(elo(lo))} .. {format_elo(elo(hi))})",
             f"  mean score difference A-B {self.mean_difference:+.2f} points",
+            "  thinking time per move: A {:.3f} s, B {:.3f} s".format(*self.seconds_per_move()),
         ]
         if self.errors:
             lines.append(f"  {len(self.errors)} games ended by an error:")

@@ -51,6 +51,14 @@ def test_four_colour_game_sides() -> None:
     swapped = play_game(("greedy", "random"), "classic", 1, seed=5)
     pts = swapped.points
     assert swapped.side_means == ((pts[1] + pts[3]) / 2, (pts[0] + pts[2]) / 2)
+    # each side's thinking time and moves are counted: 4 colours, A and B two each
+    assert sum(result.side_moves) == result.moves
+    assert all(m > 0 for m in result.side_moves) and all(t > 0 for t in result.thinking)
+    s = MatchSummary("greedy", "random", "classic", [result, swapped])
+    a, b = s.seconds_per_move()
+    moves_a = result.side_moves[0] + swapped.side_moves[0]
+    assert a == pytest.approx((result.thinking[0] + swapped.thinking[0]) / moves_a)
+    assert "thinking time per move: A" in s.report()
 
 
 def test_engine_errors_are_reported_not_raised() -> None:
