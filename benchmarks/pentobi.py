@@ -18,11 +18,8 @@ import argparse
 import platform
 import shlex
 import sys
-import time
 
-from blokus.game import Game
-from blokus.match import GtpEngineError, GtpPlayer, run_match
-from blokus.players import PlayerSpecError
+from blokus.match import play_game, run_match
 
 
 def pentobi_command(engine: str, variant: str, level: int) -> str:
@@ -31,21 +28,13 @@ def pentobi_command(engine: str, variant: str, level: int) -> str:
 
 
 def seconds_per_move(command: str, variant: str) -> float:
-    """Pentobi's mean time per move in one game against itself."""
-    engine = GtpPlayer(command)
-    game = Game(variant)
-    spent = 0.0
-    moves = 0
-    try:
-        while not game.is_game_over():
-            start = time.perf_counter()
-            move = engine.choose(game)
-            spent += time.perf_counter() - start
-            moves += 1
-            game.push(move)
-    finally:
-        engine.close()
-    return spent / max(moves, 1)
+    """Pentobi's mean time per move in one game against itself; exits with
+    the engine's error if the game cannot be played."""
+    spec = f"gtp:{command}"
+    result = play_game((spec, spec), variant, 0, seed=1)
+    if result.error is not None:
+        sys.exit(f"pentobi.py: {result.error}")
+    return sum(result.thinking) / max(1, sum(result.side_moves))
 
 
 def main() -> None:
@@ -64,10 +53,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for level in args.levels:
         command = pentobi_command(args.engine, args.variant, level)
-        try:
-            seconds = seconds_per_move(command, args.variant)
-        except (GtpEngineError, PlayerSpecError) as e:
-            sys.exit(f"pentobi.py: {e}")
+        seconds = seconds_per_move(command, args.variant)
         ours = f"mcts:seconds={seconds:.3g}"
         s = run_match(ours, f"gtp:{command}", args.variant, args.games,
                       workers=args.workers, progress=sys.stderr)

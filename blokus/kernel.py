@@ -306,7 +306,7 @@ def _board_tables(variant_id: str) -> dict[str, Any]:
         cover_word=np.array(cover_word, np.uint16),
         cover_mask=np.concatenate(cover_mask).astype(np.uint64),
         piece_keep=np.stack([every & ~bitset(m) for m in pt.of_piece]),
-        size_mask=np.concatenate([bitset(pt.all)] + [
+        size_mask=np.concatenate([every] + [
             bitset(sum(m for p, m in zip(pieces, pt.of_piece, strict=True) if p.size == size))
             for size in range(1, max(p.size for p in pieces) + 1)
         ]),
@@ -685,11 +685,12 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
     lazily: to the next colour not known to be out of moves (a colour found
     with none passes when its turn comes); the rules played are the same.
 
-    The body of :func:`play` and :func:`playout`, one loop written for speed.
-    Every array a compiled function receives or takes out of a tuple costs an
-    atomic reference count, so the loop works on the state's three flat
-    arrays and calls nothing with array arguments; it indexes with unsigned
-    integers, which skips numba's negative-index handling.
+    The body of :func:`play`, :func:`playout` and :func:`policy_playout`, one
+    loop written for speed.  Every array a compiled function receives or
+    takes out of a tuple costs an atomic reference count, so the loop works
+    on the state's three flat arrays and calls nothing with array arguments;
+    it indexes with unsigned integers, which skips numba's negative-index
+    handling.
     """
     u0, u1, u2, u3, u4 = np.uint64(0), np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
     num_colors = t.num_colors

@@ -476,10 +476,12 @@ class MctsPlayer:
             self._roots = [0] * self.threads
         self._variant = game.variant.id
         cfg = self.params.array()
-        # Load the compiled search (from numba's cache, or compile it) before
-        # the clock starts.
-        search(t, seats, self._trees[0], self._roots[0], state, 0, k.rng_state(0), cfg)
-        deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        deadline = None
+        if self.seconds is not None:
+            # Load the compiled search (from numba's cache, or compile it)
+            # before the clock starts.
+            search(t, seats, self._trees[0], self._roots[0], state, 0, k.rng_state(0), cfg)
+            deadline = time.monotonic() + self.seconds
         per_thread = None if self.sims is None else math.ceil(self.sims / self.threads)
         counts = [0] * self.threads
 
