@@ -26,7 +26,7 @@ chromium:
 
 test: $(STAMP) chromium
 	$(PY) -m mypy
-	$(PY) -m ruff check blokus tests benchmarks
+	$(PY) -m ruff check blokus tests benchmarks tools
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -128,7 +128,7 @@ from numba.extending import intrinsic
 from blokus.game import Game
 from blokus.notation import IllegalMoveError
 from blokus.placements import placement_table
-from blokus.variants import VARIANTS
+from blokus.variants import VARIANTS, Variant
 from blokus.variants import variant as find_variant
 
 __all__ = [
@@ -163,6 +163,8 @@ U16 = npt.NDArray[np.uint16]
 I32 = npt.NDArray[np.int32]
 I16 = npt.NDArray[np.int16]
 I8 = npt.NDArray[np.int8]
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.integer[Any]]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -234,6 +236,7 @@ class Tables(NamedTuple):
     """… and into ``State.info`` (``lo`` is at 0); see :class:`Views`."""
     placed_at: int
     last_piece_at: int
+    last_move_at: int
     turn_at: int
     info_size: int
     place: I16
@@ -257,6 +260,18 @@ class Tables(NamedTuple):
     piece_copies: I8
     start_cells: I16
     """``[color, k]``: the starting cells of each colour, padded with -1."""
+    neighbors: I16
+    """``[cell, k]``: the cells sharing an edge with each cell, padded with -1."""
+    max_size: int
+    """Cells of the largest piece."""
+    min_size: I8
+    """Playout policy: while fewer than ``(r + 1) * num_colors`` pieces are
+    on the board, only pieces of at least ``min_size[r]`` cells are
+    considered (when the colour has one to play); past the end, all."""
+    ally: I32
+    """``[color]``: bitmask of the colours on the colour's side in the
+    variant's default seating (itself included): the playout policy answers
+    the last moves of the others."""
 
 
 @functools.cache
@@ -296,6 +311,17 @@ def _board_tables(variant_id: str) -> dict[str, Any]:
         starts.append(len(cover_word))
     every = bitset(pt.all)
     pieces = v.piece_set.pieces
+    max_size = max(p.size for p in pieces)
+    degree = max(len(e) for e in board.edge_neighbors)
+    neighbors = np.full((board.size, degree), -1, np.int16)
+    for x, edge in enumerate(board.edge_neighbors):
+        neighbors[x, : len(edge)] = edge
+    if max_size == 6:  # Trigon: hexiamonds for four rounds, then smaller ones
+        min_size = [6, 6, 6, 6, 5, 5, 4, 4]
+    elif board.size > 200:  # Classic
+        min_size = [5, 5, 5, 4, 4, 3, 3]
+    else:  # Duo and Junior
+        min_size = [5, 5, 4, 3, 3]
     return dict(
         num_cells=board.size,
         num_placements=n,
@@ -312,7 +338,30 @@ def _board_tables(variant_id: str) -> dict[str, Any]:
         ]),
         piece_size=np.array([p.size for p in pieces], np.int8),
         piece_copies=np.array([p.copies for p in pieces], np.int8),
+        neighbors=neighbors,
+        max_size=max_size,
+        min_size=np.array(min_size, np.int8),
     )
+
+
+def _allies(v: Variant) -> I32:
+    """Per colour, the bitmask of the colours on its side in ``v``'s default
+    seating (its own seat, its team)."""
+    seating = v.seating
+    side = {}
+    for i, seat in enumerate(seating.seats):
+        for c in seat.colors:
+            side[c] = i
+    for team in seating.teams or ():
+        for i in team:
+            for c in seating.seats[i].colors:
+                side[c] = -1 - team[0]
+    ally = np.zeros(v.num_colors, np.int32)
+    for c in range(v.num_colors):
+        for o in range(v.num_colors):
+            if o == c or (c in side and side.get(o) == side[c]):
+                ally[c] |= 1 << o
+    return ally
 
 
 @functools.cache
@@ -349,9 +398,11 @@ def tables(variant_id: str) -> Tables:
         hi_at=c,
         placed_at=2 * c,
         last_piece_at=3 * c,
-        turn_at=4 * c,
-        info_size=4 * c + 2,
+        last_move_at=4 * c,
+        turn_at=5 * c,
+        info_size=5 * c + 2,
         start_cells=start,
+        ally=_allies(v),
         **shared,
     )
     for a in t:
@@ -374,7 +425,7 @@ class State(NamedTuple):
     flags: I8
     """``forbidden``, ``attach``, ``board``, ``left`` and ``done``."""
     info: I32
-    """``lo``, ``hi``, ``placed``, ``last_piece`` and ``turn``."""
+    """``lo``, ``hi``, ``placed``, ``last_piece``, ``last_move`` and ``turn``."""
 
 
 class Views(NamedTuple):
@@ -411,6 +462,8 @@ class Views(NamedTuple):
     """``[C]``: pieces placed."""
     last_piece: I32
     """``[C]``: the piece placed last, -1 before the first."""
+    last_move: I32
+    """``[C]``: the placement played last, -1 before the first."""
     turn: I32
     """``[2]``: the colour to move (-1 when the game is over) and the ply."""
 
@@ -432,7 +485,8 @@ def views(t: Tables, s: State) -> Views:
         info[0:t.hi_at],
         info[t.hi_at:t.placed_at],
         info[t.placed_at:t.last_piece_at],
-        info[t.last_piece_at:t.turn_at],
+        info[t.last_piece_at:t.last_move_at],
+        info[t.last_move_at:t.turn_at],
         info[t.turn_at:t.info_size],
     )
 
@@ -500,6 +554,7 @@ def new_state(t: Tables) -> State:
     v = views(t, s)
     v.board[:] = -1
     v.last_piece[:] = -1
+    v.last_move[:] = -1
     for c in range(t.num_colors):
         v.left[c, :] = t.piece_copies
         for x in t.start_cells[c]:
@@ -554,6 +609,10 @@ def state_from_game(game: Game) -> State:
         v.placed[c] = game.num_placed(c)
         last = game.last_piece(c)
         v.last_piece[c] = -1 if last is None else last.index
+    for turn in game.history:
+        index = game.placement_of(turn.move)
+        if index is not None:
+            v.last_move[turn.color] = index
     _rebuild(t, s)
     v.turn[0] = -1 if game.turn is None else game.turn
     v.turn[1] = game.ply
@@ -671,9 +730,150 @@ def random_move(t: Tables, s: State, rng: U64) -> int:
     return -1  # unreachable: the colour to move has a legal move
 
 
+_KEPT = 1024
+"""Room for the moves the playout policy keeps to draw from."""
+
+
+@_compiled
+def _policy_move(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
+                 size_count: I64, value: I8, local: I32, cand: U64, kept: I32,
+                 cumulative: F64) -> tuple[int, np.uint64]:
+    """A move of ``color`` by the playout policy (``-1`` if it has none) and
+    the new splitmix64 state; the other arrays are scratch space
+    (``value`` and ``cand`` all zero, and left so).
+
+    Early in the game only pieces of at least ``t.min_size`` cells are
+    considered (all of them if the colour has none of those to play).  A
+    move that answers the opponents' last moves is preferred: every free cell
+    that is an attach point of an opponent's last piece, or next to one, is
+    worth 1 (2 if it is also an attach point of ``color``), and the moves
+    covering the most worth are kept.  Among the kept moves (or, with none,
+    among all), a move of ``k`` cells is drawn with weight ``weight[k]``.
+    """
+    words, flags, info, place = s.words, s.flags, s.info, t.place
+    nw, nc, num_colors = t.num_words, t.num_cells, t.num_colors
+    allowed = t.allowed_at + color * nw
+    reach = t.reach_at + color * nw
+    lo, hi = info[color], info[t.hi_at + color]
+    one = np.uint64(1)
+
+    # Legal moves of each size.
+    size_count[:] = 0
+    for w in range(lo, hi):
+        x = words[w] & words[allowed + w] & words[reach + w]
+        if x:
+            for size in range(1, t.max_size + 1):
+                size_count[size] += _popcount(x & t.size_mask[size * nw + w])
+    on_board = 0
+    for c in range(num_colors):
+        on_board += info[t.placed_at + c]
+    rounds = on_board // num_colors
+    smallest = t.min_size[rounds] if rounds < t.min_size.size else 1
+    if size_count[smallest:].sum() == 0:
+        smallest = 1
+        if size_count.sum() == 0:
+            return -1, seed
+
+    # The worth of the cells around the opponents' last pieces.
+    num_local = 0
+    for o in range(num_colors):
+        q = info[t.last_move_at + o]
+        if (t.ally[color] >> o) & 1 or q < 0:
+            continue
+        corners = _CELLS + place[q, _SIZE] + place[q, _NUM_ADJACENT]
+        for j in range(corners, corners + place[q, _NUM_CORNERS]):
+            x = place[q, j]
+            if flags[o * nc + x]:
+                continue  # no longer an attach point of o
+            for k in range(-1, t.neighbors.shape[1]):
+                y = x if k < 0 else t.neighbors[x, k]
+                if y < 0:
+                    break
+                if value[y] == 0 and flags[o * nc + y] == 0:
+                    own = flags[t.attach_at + color * nc + y] != 0 and flags[color * nc + y] == 0
+                    value[y] = 2 if own else 1
+                    local[num_local] = y
+                    num_local += 1
+
+    # The legal moves covering those cells, and the best of them.
+    first, last = nw, 0
+    for i in range(num_local):
+        x = local[i]
+        for e in range(t.cover_start[x], t.cover_start[x + 1]):
+            w = t.cover_word[e]
+            m = t.cover_mask[e] & words[w] & words[allowed + w] & words[reach + w]
+            if m:
+                cand[w] |= m
+                first = min(first, w)
+                last = max(last, w)
+    best = 0
+    n = 0
+    total = 0.0
+    for w in range(first, last + 1):
+        x = cand[w]
+        cand[w] = 0
+        while x:
+            p = w * 64 + int(_trailing_zeros(x))
+            x &= x - one
+            size = place[p, _SIZE]
+            if size < smallest:
+                continue
+            worth = 0
+            for j in range(_CELLS, _CELLS + size):
+                worth += value[place[p, j]]
+            if worth < best:
+                continue
+            if worth > best:
+                best = worth
+                n = 0
+                total = 0.0
+            if n < kept.size:  # (with more, the last ones have no chance)
+                total += weight[size]
+                kept[n] = p
+                cumulative[n] = total
+                n += 1
+    for i in range(num_local):
+        value[local[i]] = 0
+
+    seed, bits = _splitmix(seed)
+    r = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    if n > 0:
+        r *= total
+        for i in range(n - 1):
+            if r < cumulative[i]:
+                return int(kept[i]), seed
+        return int(kept[n - 1]), seed
+
+    # No answer: a size by weight, then a move of that size uniformly.
+    total = 0.0
+    for size in range(smallest, t.max_size + 1):
+        total += size_count[size] * weight[size]
+    r *= total
+    want = t.max_size
+    for size in range(smallest, t.max_size + 1):
+        r -= size_count[size] * weight[size]
+        if r < 0.0 and size_count[size] > 0:
+            want = size
+            break
+    while size_count[want] == 0:
+        want -= 1
+    seed, bits = _splitmix(seed)
+    r_bit = _below(bits, np.uint64(size_count[want]))
+    for w in range(lo, hi):
+        x = words[w] & words[allowed + w] & words[reach + w] & t.size_mask[want * nw + w]
+        in_word = _popcount(x)
+        if r_bit < in_word:
+            while r_bit:
+                x &= x - one
+                r_bit -= one
+            return w * 64 + int(_trailing_zeros(x)), seed
+        r_bit -= in_word
+    return -1, seed  # unreachable
+
+
 @_compiled
 def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
-         limit: int) -> tuple[int, np.uint64]:
+         limit: int, smart: float) -> tuple[int, np.uint64]:
     """Play ``placement`` (if it is >= 0) or else random moves drawn with the
     splitmix64 state ``seed``, each followed by the automatic passes, until
     the game is over or ``limit`` moves are played (-1: no limit); return the
@@ -706,6 +906,17 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
     placed_at, last_piece_at, turn_at = t.placed_at, t.last_piece_at, t.turn_at
     size_mask, piece_size, num_pieces = t.size_mask, t.piece_size, t.num_pieces
     lazy = placement < 0 and limit < 0
+    # Scratch space of the playout policy (see _policy_move).
+    policy = placement < 0 and smart > 0.0
+    weight = np.empty(t.max_size + 1, np.float64)
+    for cells_in_piece in range(t.max_size + 1):
+        weight[cells_in_piece] = smart ** cells_in_piece
+    size_count = np.empty(t.max_size + 1, np.int64)
+    value = np.zeros(t.num_cells if policy else 0, np.int8)
+    local = np.empty(t.num_cells if policy else 0, np.int32)
+    cand = np.zeros(t.num_words if policy else 0, np.uint64)
+    kept = np.empty(_KEPT if policy else 0, np.int32)
+    cumulative = np.empty(_KEPT if policy else 0, np.float64)
     moves = 0
     while info[turn_at] >= 0:
         color = info[turn_at]
@@ -719,64 +930,70 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
 
         p = placement
         if p < 0:
-            # A random legal move: count (keeping the count of each word),
-            # draw, then find the word and the bit.  (-1 stays for a pass.)
-            # ``want`` 0 counts every move, a larger one the moves of pieces
-            # of that size (from the largest piece left down to the first
-            # size with a legal move).  With a policy, the low half of the
-            # random bits picks it and the high half the move; without, the
-            # bits are drawn only for a move, as random_move draws them.
-            want = 0
-            bits = u0
-            if big:
-                seed, bits = _splitmix(seed)
-                if (bits & np.uint64(0xFFFFFFFF)) < big:
-                    for q in range(num_pieces):
-                        if flags[left_at + color * num_pieces + q]:
-                            want = max(want, int(piece_size[q]))
-            while True:
-                row = np.uint64(want) * num_words
-                total = u0
-                for w in range(lo, hi):
-                    k = _popcount(words[w] & words[allowed + w] & words[reach + w]
-                                  & size_mask[row + w])
-                    words[counts + w] = k
-                    total += k
-                if total != u0 or want <= 1:
-                    break
-                want -= 1
-            if total == u0:
-                # No legal move left: a playout finds this out here rather
-                # than when the turn comes to the colour.
-                flags[done_at + color] = 1
+            if smart > 0.0:
+                p, seed = _policy_move(t, s, color, seed, weight, size_count, value,
+                                       local, cand, kept, cumulative)
+                if p < 0:
+                    flags[done_at + color] = 1
             else:
-                if not big:
+                # A random legal move: count (keeping the count of each word),
+                # draw, then find the word and the bit.  (-1 stays for a pass.)
+                # ``want`` 0 counts every move, a larger one the moves of pieces
+                # of that size (from the largest piece left down to the first
+                # size with a legal move).  With a policy, the low half of the
+                # random bits picks it and the high half the move; without, the
+                # bits are drawn only for a move, as random_move draws them.
+                want = 0
+                bits = u0
+                if big:
                     seed, bits = _splitmix(seed)
-                r = _below(bits, total)
-                at = counts + lo
-                while True:  # four words at a time (it stops before hi)
-                    k = words[at] + words[at + u1] + words[at + u2] + words[at + u3]
-                    if r < k:
+                    if (bits & np.uint64(0xFFFFFFFF)) < big:
+                        for q in range(num_pieces):
+                            if flags[left_at + color * num_pieces + q]:
+                                want = max(want, int(piece_size[q]))
+                while True:
+                    row = np.uint64(want) * num_words
+                    total = u0
+                    for w in range(lo, hi):
+                        k = _popcount(words[w] & words[allowed + w] & words[reach + w]
+                                      & size_mask[row + w])
+                        words[counts + w] = k
+                        total += k
+                    if total != u0 or want <= 1:
                         break
-                    r -= k
-                    at += u4
-                while r >= words[at]:
-                    r -= words[at]
-                    at += u1
-                at -= counts
-                x = words[at] & words[allowed + at] & words[reach + at] & size_mask[row + at]
-                # The r-th lowest set bit of x: halve the search three times.
-                bit = u0
-                for half in (np.uint64(32), np.uint64(16), np.uint64(8)):
-                    k = _popcount(x & ((u1 << half) - u1))
-                    skip = np.uint64(r >= k)
-                    r -= k * skip
-                    x >>= half * skip
-                    bit += half * skip
-                while r > u0:
-                    x &= x - u1
-                    r -= u1
-                p = int(np.int64(at * np.uint64(64) + bit + _trailing_zeros(x)))
+                    want -= 1
+                if total == u0:
+                    # No legal move left: a playout finds this out here rather
+                    # than when the turn comes to the colour.
+                    flags[done_at + color] = 1
+                else:
+                    if not big:
+                        seed, bits = _splitmix(seed)
+                    r = _below(bits, total)
+                    at = counts + lo
+                    while True:  # four words at a time (it stops before hi)
+                        k = words[at] + words[at + u1] + words[at + u2] + words[at + u3]
+                        if r < k:
+                            break
+                        r -= k
+                        at += u4
+                    while r >= words[at]:
+                        r -= words[at]
+                        at += u1
+                    at -= counts
+                    x = words[at] & words[allowed + at] & words[reach + at] & size_mask[row + at]
+                    # The r-th lowest set bit of x: halve the search three times.
+                    bit = u0
+                    for half in (np.uint64(32), np.uint64(16), np.uint64(8)):
+                        k = _popcount(x & ((u1 << half) - u1))
+                        skip = np.uint64(r >= k)
+                        r -= k * skip
+                        x >>= half * skip
+                        bit += half * skip
+                    while r > u0:
+                        x &= x - u1
+                        r -= u1
+                    p = int(np.int64(at * np.uint64(64) + bit + _trailing_zeros(x)))
 
         if p >= 0:
             size = np.uint64(place[p, _SIZE])
@@ -853,6 +1070,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
                 for w in range(num_words):
                     words[allowed + w] &= piece_keep[keep, w]
             info[placed_at + color] += 1
+            info[t.last_move_at + color] = p
             info[last_piece_at + color] = piece
             moves += 1
 
@@ -900,13 +1118,13 @@ def play(t: Tables, s: State, placement: int) -> None:
     not a legal move of the colour to move."""
     if not is_legal(t, s, placement):
         raise IllegalMoveError("the placement is not a legal move of the colour to move")
-    _run(t, s, np.uint64(0), placement, np.uint64(0), 1)
+    _run(t, s, np.uint64(0), placement, np.uint64(0), 1, 0.0)
 
 
 @_compiled
 def playout(t: Tables, s: State, rng: U64) -> int:
     """Play uniformly random moves until the game is over; return the number played."""
-    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), -1)
+    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), -1, 0.0)
     return moves
 
 
@@ -917,7 +1135,17 @@ def policy_playout(t: Tables, s: State, rng: U64, big_pieces: float, limit: int)
     probability ``big_pieces``, uniformly random among the legal moves of the
     largest piece size the colour to move can play, else uniformly random."""
     big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
-    moves, rng[0] = _run(t, s, rng[0], -1, big, limit)
+    moves, rng[0] = _run(t, s, rng[0], -1, big, limit, 0.0)
+    return moves
+
+
+@_compiled
+def smart_playout(t: Tables, s: State, rng: U64, size_factor: float, limit: int) -> int:
+    """Play moves chosen by the playout policy of :func:`_policy_move` (a
+    move of ``k`` cells weighted ``size_factor ** k``) until the game is
+    over or ``limit`` moves are played (-1: no limit); return the number
+    played."""
+    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), limit, max(size_factor, 1e-9))
     return moves
 
 

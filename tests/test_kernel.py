@@ -186,6 +186,99 @@ def test_policy_playout_to_the_end(variant: str) -> None:
     assert biased > uniform
 
 
+def local_cells(game: Game, color: int) -> set[int]:
+    """The cells the playout policy answers, from the rules engine: every
+    attach point of an opponent's last piece, and its edge neighbours, free
+    for that opponent."""
+    t = kernel.tables(game.variant.id)
+    last: dict[int, Move] = {}
+    for turn in game.history:
+        if not turn.move.is_pass:
+            last[turn.color] = turn.move
+    board = game.board
+    cells: set[int] = set()
+    for o, move in last.items():
+        if (int(t.ally[color]) >> o) & 1:
+            continue
+        forbidden = game.forbidden(o)
+        placed = board.mask_of(board.cell(p) for p in move.points)
+        for x in board.cells_of(game.attach_points(o)):
+            touches = any((placed >> y) & 1 for y in board.corner_neighbors[x])
+            if touches:
+                cells.add(x)
+                cells.update(y for y in board.edge_neighbors[x] if not (forbidden >> y) & 1)
+    return cells
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_smart_playout_answers_and_plays_large_pieces(variant: str) -> None:
+    """One move at a time, the smart playout plays a legal move (the rules
+    engine agrees on every colour's moves after it); early on it plays only
+    the pieces its size schedule allows when it can; and when a legal move
+    covers a cell around an opponent's last piece, it plays one that does."""
+    t = kernel.tables(variant)
+    out = np.empty(t.num_placements, np.int32)
+    sizes = t.place[:, 0]
+    answered = 0
+    for seed in range(3):
+        s = kernel.new_state(t)
+        rng = kernel.rng_state(seed)
+        game = Game(variant)
+        while kernel.to_move(s) >= 0:
+            color = kernel.to_move(s)
+            legal = out[: kernel.legal_moves(t, s, color, out)].copy()
+            rounds = sum(game.num_placed(c) for c in range(t.num_colors)) // t.num_colors
+            smallest = int(t.min_size[rounds]) if rounds < len(t.min_size) else 1
+            allowed = [int(p) for p in legal if sizes[p] >= smallest] or [int(p) for p in legal]
+            local = local_cells(game, color)
+            answers = [p for p in allowed if local & set(t.place[p, 4:4 + sizes[p]].tolist())]
+            assert kernel.smart_playout(t, s, rng, 3.0, 1) == 1
+            played = int(kernel.views(t, s).last_move[color])
+            assert played in allowed, f"{variant} ply {game.ply}"
+            if answers:
+                assert played in answers, f"{variant} ply {game.ply}"
+                answered += 1
+            game.push_index(played)
+            assert_same(t, s, game, f"{variant} seed {seed} ply {game.ply}")
+        assert game.turn is None
+        assert_points(t, s, game, f"{variant} seed {seed}")
+    assert answered > 0
+
+
+def test_smart_playout_to_the_end() -> None:
+    """Without a limit the smart playout ends the game, reproducibly; the
+    first two rounds of Duo are played with five-cell pieces."""
+    t = kernel.tables("duo")
+
+    def board(seed: int) -> list[int]:
+        s = kernel.new_state(t)
+        kernel.smart_playout(t, s, kernel.rng_state(seed), 3.0, -1)
+        assert kernel.to_move(s) == -1
+        return kernel.views(t, s).board.tolist()
+
+    assert board(3) == board(3)
+    for seed in range(10):
+        s = kernel.new_state(t)
+        assert kernel.smart_playout(t, s, kernel.rng_state(seed), 3.0, 4) == 4
+        assert (kernel.views(t, s).board >= 0).sum() == 20
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic_2", "trigon_3"])
+def test_last_move_from_game(variant: str) -> None:
+    """``state_from_game`` and ``play`` agree on each colour's last placement."""
+    t = kernel.tables(variant)
+    game = Game(variant)
+    s = kernel.new_state(t)
+    rng = random.Random(variant)
+    for _ in range(12):
+        index = rng.choice(game.legal_moves.indices())
+        game.push_index(index)
+        kernel.play(t, s, index)
+        assert np.array_equal(kernel.views(t, s).last_move,
+                              kernel.views(t, kernel.state_from_game(game)).last_move)
+    assert kernel.views(t, s).last_move[game.history[-1].color] == index
+
+
 def legal_sha1(moves: list[str]) -> str:
     return hashlib.sha1("\n".join(sorted(moves)).encode()).hexdigest()
 

@@ -103,3 +103,83 @@ def test_search_beats_random() -> None:
             b, a = play_out({0: rnd, 1: search}, "duo", seed)
         wins += a > b
     assert wins == 4
+
+
+def readable_features(game: Game, index: int) -> dict[str, float]:
+    """Some of a move's prior features, counted from the rules engine."""
+    board = game.board
+    color = game.turn
+    assert color is not None
+    cells = set(game.table.cells[index])
+    others = [o for o in range(game.variant.num_colors) if o != color]
+    own = game.attach_points(color)
+    opp = 0
+    for o in others:
+        opp |= game.attach_points(o)
+    adjacent = set(board.cells_of(game.table.adjacent[index]))
+    corners = set(board.cells_of(game.table.corners[index]))
+    forbidden = game.forbidden(color)
+    return {
+        "own": sum((own >> x) & 1 for x in cells),
+        "opp": sum((opp >> x) & 1 for x in cells),
+        "adj_other": sum(game.color_at(x) is not None for x in adjacent),
+        "adj_own_attach": sum((own >> x) & 1 for x in adjacent),
+        "corners": len(corners),
+        "new": sum(not (forbidden >> x) & 1 and not (own >> x) & 1 for x in corners),
+    }
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic", "trigon", "trigon_3"])
+def test_move_features_against_the_rules(variant: str) -> None:
+    """The prior's features of every legal move agree with counts made from
+    the rules engine: the piece, cells on the colour's own and on the
+    opponents' attach points, edge neighbours taken by others or on its own
+    attach points, new attach points."""
+    from blokus import kernel as k
+    from blokus.players import mcts
+
+    t = k.tables(variant)
+    base = t.num_pieces
+    for plies in (0, 5, 13):
+        game = random_position(variant, plies, seed=plies)
+        seats = mcts.seats_for(game)
+        s = k.state_from_game(game)
+        moves = np.array(sorted(game.legal_moves.indices()), np.int32)
+        out = np.empty((len(moves), mcts.num_features(variant)), np.float32)
+        mcts.move_features(t, seats, k.views(t, s), game.turn, moves, len(moves), out)
+        for row, index in zip(out, moves, strict=True):
+            want = readable_features(game, int(index))
+            piece = game.table.piece[int(index)]
+            assert row[piece] == 1.0 and row[:base].sum() == 1.0
+            assert row[base + mcts._F_OWN_ATTACH] == want["own"]
+            if variant in ("duo", "classic", "trigon"):  # no partner colours
+                assert row[base + mcts._F_OPP_ATTACH] == want["opp"]
+            assert row[base + mcts._F_ADJ_OTHER] == want["adj_other"]
+            assert row[base + mcts._F_ADJ_OWN_ATTACH] == want["adj_own_attach"]
+            new = row[base + mcts._F_NEW_ATTACH: base + mcts._F_NEW_ATTACH + 5].sum()
+            assert new == want["new"]
+            assert new + row[base + mcts._F_CORNER_OLD] == want["corners"]
+
+
+def test_prior_weights_learned_and_fallback(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The shipped weights cover Duo, Classic and Trigon with the right
+    number of columns; a family without weights (or with the wrong number)
+    gets the hand-set ones."""
+    import json
+
+    from blokus.players import mcts
+
+    shipped = json.loads(mcts.WEIGHTS_FILE.read_text())
+    for variant in ("duo", "classic_2", "trigon_3"):
+        assert len(shipped[mcts.prior_family(variant)]) == mcts.num_features(variant)
+        assert not np.array_equal(mcts.prior_weights(variant), mcts.default_weights(variant))
+    assert "junior" not in shipped
+    assert np.array_equal(mcts.prior_weights("junior"), mcts.default_weights("junior"))
+    path = tmp_path / "weights.json"
+    path.write_text(json.dumps({"duo": [1.0, 2.0]}))
+    monkeypatch.setattr(mcts, "WEIGHTS_FILE", path)
+    mcts.prior_weights.cache_clear()
+    try:
+        assert np.array_equal(mcts.prior_weights("duo"), mcts.default_weights("duo"))
+    finally:
+        mcts.prior_weights.cache_clear()

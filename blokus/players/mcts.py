@@ -31,10 +31,12 @@ on two threads.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numba
@@ -44,7 +46,7 @@ import numpy.typing as npt
 from blokus import kernel as k
 from blokus.game import Game
 from blokus.notation import Move
-from blokus.variants import Seating
+from blokus.variants import VARIANTS, Seating
 from blokus.variants import variant as find_variant
 
 __all__ = [
@@ -68,6 +70,8 @@ class Seats(NamedTuple):
     num_groups: int
     cell_weight: F32
     """Per cell: 1 at the centre, 0 at the farthest cell (for the prior)."""
+    weights: F32
+    """The prior's weight of each column of :func:`move_features`."""
 
 
 class Tree(NamedTuple):
@@ -104,17 +108,25 @@ class SearchParams:
     ``widen_base + widen_rate * sqrt(visits)`` children (best priors first)."""
     expand_after: float = 2.0
     """A node below the root is expanded once it has this many visits."""
+    sharpness: float = 1.0
+    """The children's priors are ``softmax(sharpness * logits)``."""
+    smart: float = 0.0
+    """Playout policy: if positive, :func:`blokus.kernel.smart_playout` with
+    this size factor (answers to the opponents' last moves, large pieces
+    first) instead of the ``big_pieces`` policy."""
 
     def array(self) -> npt.NDArray[np.float64]:
         """The parameters as the compiled search reads them."""
         return np.array([self.exploration, self.rave_bias, self.score_weight,
                          self.first_play_urgency, self.big_pieces, self.max_children,
-                         self.widen_base, self.widen_rate, self.expand_after], np.float64)
+                         self.widen_base, self.widen_rate, self.expand_after, self.smart,
+                         self.sharpness],
+                        np.float64)
 
 
 # Positions in SearchParams.array().
 _EXPLORATION, _RAVE_BIAS, _SCORE_WEIGHT, _FPU, _BIG_PIECES = 0, 1, 2, 3, 4
-_MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER = 5, 6, 7, 8
+_MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER, _SMART, _SHARPNESS = 5, 6, 7, 8, 9, 10
 
 
 def _new_tree(capacity: int) -> Tree:
@@ -129,7 +141,7 @@ def _new_tree(capacity: int) -> Tree:
 
 
 # The layout of a row of the kernel's ``place`` table.
-_SIZE, _NUM_ADJACENT, _NUM_CORNERS, _CELLS = 0, 1, 2, 4
+_SIZE, _NUM_ADJACENT, _NUM_CORNERS, _PIECE, _CELLS = 0, 1, 2, 3, 4
 
 
 @numba.njit(cache=True, nogil=True)
@@ -140,39 +152,138 @@ def _seat_of(seats: Seats, v: k.Views, color: int) -> int:
     return int(seat)
 
 
+# Features of a move for the prior (after one column per piece, see
+# :func:`move_features`).
+(_F_OPP_ATTACH, _F_OPP_NEAR, _F_OWN_ATTACH, _F_ALLY_ATTACH, _F_CENTRE, _F_SIZE_EARLY,
+ _F_ADJ_OTHER, _F_ADJ_FORBIDDEN, _F_ADJ_OWN_ATTACH, _F_ADJ_FREE, _F_ADJ_OPP_ATTACH,
+ _F_NEW_ATTACH, _F_CORNER_OLD, _F_NEW_ON_OPP, _F_LOCAL) = (
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18)
+NUM_MOVE_FEATURES = 19
+"""Features of a move besides its piece (``_F_NEW_ATTACH`` takes five
+columns: new attach points by their number of free edge neighbours)."""
+
+
+def num_features(variant_id: str) -> int:
+    """Columns of :func:`move_features` in a variant: one per piece, then the
+    move features, then one per piece again (early in the game)."""
+    return 2 * int(k.tables(variant_id).num_pieces) + NUM_MOVE_FEATURES
+
+
 @numba.njit(cache=True, nogil=True)
-def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32, n: int,
+def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32, n: int,
                   out: F32) -> None:
-    """Logits of the legal moves of ``color`` from features of each move."""
+    """Features of the legal moves ``moves[:n]`` of ``color`` into ``out[:n]``:
+    its piece (one-hot), then counts over its cells (on opponents' attach
+    points, next to them, on its own or a partner's, how central early in
+    the game), over its edge neighbours (the cells it makes forbidden to its
+    colour: taken by others, already forbidden, its own attach points, free
+    cells), over its corner neighbours (new attach points by how free they
+    are, ones already there, ones an opponent also has) and the cells that
+    answer the opponents' last moves (attach points of those pieces and
+    their neighbours)."""
+    nc = t.num_cells
+    place = t.place
+    forbidden, attach = v.forbidden, v.attach
+    ally = t.ally[color]
     placed = 0
     for c in range(t.num_colors):
         placed += v.placed[c]
     early = max(0.0, 1.0 - placed / (4.0 * t.num_colors))
-    place = t.place
+    # Per cell: 1 opponent attach point, 2 next to one; 4 own attach point;
+    # 8 a partner's attach point; 16 answers an opponent's last move.
+    mark = np.zeros(nc, np.int8)
+    for o in range(t.num_colors):
+        mine = (ally >> o) & 1
+        for x in range(nc):
+            if attach[o, x] and not forbidden[o, x]:
+                if o == color:
+                    mark[x] |= 4
+                elif mine:
+                    mark[x] |= 8
+                else:
+                    mark[x] |= 1
+                    for j in range(t.neighbors.shape[1]):
+                        y = t.neighbors[x, j]
+                        if y >= 0 and not forbidden[o, y]:
+                            mark[y] |= 2
+        q = v.last_move[o]
+        if mine or q < 0:
+            continue
+        corners = _CELLS + place[q, _SIZE] + place[q, _NUM_ADJACENT]
+        for j in range(corners, corners + place[q, _NUM_CORNERS]):
+            x = place[q, j]
+            if forbidden[o, x]:
+                continue
+            mark[x] |= 16
+            for i in range(t.neighbors.shape[1]):
+                y = t.neighbors[x, i]
+                if y >= 0 and not forbidden[o, y]:
+                    mark[y] |= 16
+    base = t.num_pieces
+    out[:n] = 0.0
     for i in range(n):
         p = moves[i]
+        f = out[i]
         size = place[p, _SIZE]
-        corners = _CELLS + size + place[p, _NUM_ADJACENT]
-        created = 0
-        for j in range(corners, corners + place[p, _NUM_CORNERS]):
-            x = place[p, j]
-            if v.forbidden[color, x] == 0 and v.attach[color, x] == 0:
-                created += 1
-        blocked = 0
+        f[place[p, _PIECE]] = 1.0
+        f[base + NUM_MOVE_FEATURES + place[p, _PIECE]] = early
         centre = 0.0
         for j in range(_CELLS, _CELLS + size):
             x = place[p, j]
+            m = mark[x]
             centre += seats.cell_weight[x]
-            for o in range(t.num_colors):
-                if o != color and v.attach[o, x] == 1 and v.forbidden[o, x] == 0:
-                    blocked += 1
-        out[i] = (1.3 * size + 0.35 * min(created, 6) + 0.45 * blocked
-                  + 2.5 * early * centre / size)
+            f[base + _F_OPP_ATTACH] += m & 1
+            f[base + _F_OPP_NEAR] += ((m >> 1) & 1) * (1 - (m & 1))
+            f[base + _F_OWN_ATTACH] += (m >> 2) & 1
+            f[base + _F_ALLY_ATTACH] += (m >> 3) & 1
+            f[base + _F_LOCAL] += (m >> 4) & 1
+        f[base + _F_CENTRE] = early * centre / size
+        f[base + _F_SIZE_EARLY] = early * size
+        adjacent = _CELLS + size
+        corners = adjacent + place[p, _NUM_ADJACENT]
+        for j in range(adjacent, corners):
+            x = place[p, j]
+            if v.board[x] >= 0:
+                f[base + _F_ADJ_OTHER] += 1.0
+            elif forbidden[color, x]:
+                f[base + _F_ADJ_FORBIDDEN] += 1.0
+            elif mark[x] & 4:
+                f[base + _F_ADJ_OWN_ATTACH] += 1.0
+            else:
+                f[base + _F_ADJ_FREE] += 1.0
+            f[base + _F_ADJ_OPP_ATTACH] += mark[x] & 1
+        for j in range(corners, corners + place[p, _NUM_CORNERS]):
+            x = place[p, j]
+            if forbidden[color, x] or mark[x] & 4:
+                f[base + _F_CORNER_OLD] += 1.0
+                continue
+            free = 0
+            for i2 in range(t.neighbors.shape[1]):
+                y = t.neighbors[x, i2]
+                if y >= 0 and not forbidden[color, y]:
+                    free += 1
+            f[base + _F_NEW_ATTACH + min(free, 4)] += 1.0
+            f[base + _F_NEW_ON_OPP] += mark[x] & 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32, n: int,
+                  out: F32) -> None:
+    """Logits of the legal moves of ``color``: the prior weights of the
+    variant's board times the features of each move."""
+    features = np.empty((n, seats.weights.size), np.float32)
+    move_features(t, seats, v, color, moves, n, features)
+    weights = seats.weights
+    for i in range(n):
+        total = 0.0
+        for j in range(weights.size):
+            total += features[i, j] * weights[j]
+        out[i] = total
 
 
 @numba.njit(cache=True, nogil=True)
 def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.Views,
-            moves: I32, logits: F32, max_children: int) -> None:
+            moves: I32, logits: F32, max_children: int, sharpness: float) -> None:
     """Give ``node`` its children, best prior first (at most ``max_children``
     of them if that is positive)."""
     color = k.to_move(s)
@@ -187,7 +298,7 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
     top = logits[order[0]]
     total = 0.0
     for i in range(n):
-        total += math.exp(logits[order[i]] - top)
+        total += math.exp((logits[order[i]] - top) * sharpness)
     seat = _seat_of(seats, v, color)
     for i in range(n):
         c = start + i
@@ -198,7 +309,7 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
         tree.num_children[c] = -1
         tree.visits[c] = 0.0
         tree.value[c] = 0.0
-        tree.prior[c] = math.exp(logits[j] - top) / total
+        tree.prior[c] = math.exp((logits[j] - top) * sharpness) / total
         tree.rave_n[c] = 0.0
         tree.rave_v[c] = 0.0
     tree.first_child[node] = start
@@ -270,6 +381,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     score_weight, big_pieces = cfg[_SCORE_WEIGHT], cfg[_BIG_PIECES]
     max_children, expand_after = int(cfg[_MAX_CHILDREN]), cfg[_EXPAND_AFTER]
     widen_base, widen_rate = cfg[_WIDEN_BASE], cfg[_WIDEN_RATE]
+    smart, sharpness = cfg[_SMART], cfg[_SHARPNESS]
     s = k.copy_state(root_state)
     v = k.views(t, s)
     place = t.place
@@ -292,7 +404,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                 if node != root and tree.visits[node] < expand_after:
                     break
                 _expand(t, seats, tree, node, s, v, moves, logits,
-                        0 if node == root else max_children)
+                        0 if node == root else max_children, sharpness)
                 if tree.num_children[node] < 0 or node != root:
                     break
             if tree.num_children[node] == 0:
@@ -306,7 +418,10 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                 break
         if tree.num_children[root] < 0:
             break  # the tree is full
-        k.policy_playout(t, s, rng, big_pieces, -1)
+        if smart > 0.0:
+            k.smart_playout(t, s, rng, smart, -1)
+        else:
+            k.policy_playout(t, s, rng, big_pieces, -1)
         _results(t, seats, s, pts, group_score, result, score_weight)
         for d in range(depth + 1):
             n = path[d]
@@ -375,9 +490,53 @@ def _seats(variant_id: str, seating: Seating) -> Seats:
         dist.append(math.hypot((x - cx) * scale, (y - cy) * (0.866 if scale < 1 else 1.0)))
     far = max(dist) or 1.0
     weight = np.array([1.0 - d / far for d in dist], np.float32)
-    for a in (color_seat, seat_group, weight):
+    weights = prior_weights(variant_id)
+    for a in (color_seat, seat_group, weight, weights):
         a.setflags(write=False)  # shared by every search of this variant
-    return Seats(color_seat, shared, len(seating.seats), seat_group, len(groups), weight)
+    return Seats(color_seat, shared, len(seating.seats), seat_group, len(groups), weight,
+                 weights)
+
+
+WEIGHTS_FILE = Path(__file__).with_name("prior_weights.json")
+"""Learned prior weights, by family (see :func:`prior_family`); written by
+``benchmarks/train_prior.py``."""
+
+
+def prior_family(variant_id: str) -> str:
+    """The name under which a variant's prior weights are kept: variants
+    with the same pieces on the same board share them (all Trigon boards
+    count as one)."""
+    v = find_variant(variant_id)
+    return next(u.id for u in VARIANTS.values()
+                if u.piece_set is v.piece_set and u.board.kind == v.board.kind
+                and (u.board_spec == v.board_spec or v.board.kind == "triangle"))
+
+
+def default_weights(variant_id: str) -> npt.NDArray[np.float32]:
+    """Hand-set prior weights: large pieces, new attach points, cells taken
+    from the opponents, the centre early on."""
+    t = k.tables(variant_id)
+    w = np.zeros(num_features(variant_id), np.float32)
+    w[: t.num_pieces] = 1.3 * t.piece_size
+    base = t.num_pieces
+    w[base + _F_OPP_ATTACH] = 0.45
+    w[base + _F_CENTRE] = 2.5
+    w[base + _F_NEW_ATTACH + 1: base + _F_NEW_ATTACH + 5] = 0.35
+    return w
+
+
+@functools.cache
+def prior_weights(variant_id: str) -> npt.NDArray[np.float32]:
+    """The prior weights of a variant: learned ones from ``WEIGHTS_FILE`` if
+    it has them for the variant's family, else :func:`default_weights`."""
+    try:
+        learned = json.loads(WEIGHTS_FILE.read_text())
+    except FileNotFoundError:
+        learned = {}
+    w = learned.get(prior_family(variant_id))
+    if w is None or len(w) != num_features(variant_id):
+        return default_weights(variant_id)
+    return np.array(w, np.float32)
 
 
 class PriorPlayer:
