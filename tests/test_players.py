@@ -183,3 +183,21 @@ def test_prior_weights_learned_and_fallback(tmp_path, monkeypatch) -> None:  # t
         assert np.array_equal(mcts.prior_weights("duo"), mcts.default_weights("duo"))
     finally:
         mcts.prior_weights.cache_clear()
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic_2", "trigon_3"])
+def test_prior_logits_are_weights_times_features(variant: str) -> None:
+    """The search's prior logits are the variant's weights times the move
+    features the training script learns from."""
+    from blokus import kernel as k
+    from blokus.players import mcts
+
+    t = k.tables(variant)
+    for plies in (0, 3, 11):
+        game = random_position(variant, plies, seed=plies + 1)
+        seats = mcts.seats_for(game)
+        s = k.state_from_game(game)
+        moves, logits = mcts.priors_for(t, seats, s)
+        out = np.empty((len(moves), mcts.num_features(variant)), np.float32)
+        mcts.move_features(t, seats, k.views(t, s), game.turn, moves, len(moves), out)
+        assert np.allclose(out @ seats.weights, logits, atol=1e-4)

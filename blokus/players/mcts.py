@@ -170,27 +170,15 @@ def num_features(variant_id: str) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
-def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32, n: int,
-                  out: F32) -> None:
-    """Features of the legal moves ``moves[:n]`` of ``color`` into ``out[:n]``:
-    its piece (one-hot), then counts over its cells (on opponents' attach
-    points, next to them, on its own or a partner's, how central early in
-    the game), over its edge neighbours (the cells it makes forbidden to its
-    colour: taken by others, already forbidden, its own attach points, free
-    cells), over its corner neighbours (new attach points by how free they
-    are, ones already there, ones an opponent also has) and the cells that
-    answer the opponents' last moves (attach points of those pieces and
-    their neighbours)."""
+def _marks(t: k.Tables, v: k.Views, color: int) -> npt.NDArray[np.int8]:
+    """Per cell, for the features of ``color``'s moves: 1 an opponent's
+    attach point, 2 next to one (free for that opponent), 4 an attach point
+    of ``color``, 8 a partner's, 16 around an opponent's last piece (one of
+    its attach points or next to one)."""
     nc = t.num_cells
     place = t.place
     forbidden, attach = v.forbidden, v.attach
     ally = t.ally[color]
-    placed = 0
-    for c in range(t.num_colors):
-        placed += v.placed[c]
-    early = max(0.0, 1.0 - placed / (4.0 * t.num_colors))
-    # Per cell: 1 opponent attach point, 2 next to one; 4 own attach point;
-    # 8 a partner's attach point; 16 answers an opponent's last move.
     mark = np.zeros(nc, np.int8)
     for o in range(t.num_colors):
         mine = (ally >> o) & 1
@@ -219,64 +207,111 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
                 y = t.neighbors[x, i]
                 if y >= 0 and not forbidden[o, y]:
                     mark[y] |= 16
+    return mark
+
+
+# How a cell stands to a move.
+_COVERED, _EDGE, _CORNER = 0, 1, 2
+
+
+@numba.njit(cache=True, nogil=True)
+def _cell_features(t: k.Tables, v: k.Views, color: int, mark: npt.NDArray[np.int8], x: int,
+                   role: int, f: F32) -> None:
+    """Add what cell ``x`` contributes to a move's features (but the centre
+    and size ones) to ``f``, when the move covers it (``_COVERED``), shares
+    an edge with it (``_EDGE``) or touches it at a corner only (``_CORNER``)."""
+    m = mark[x]
+    forbidden = v.forbidden
+    if role == _COVERED:
+        f[_F_OPP_ATTACH] += m & 1
+        f[_F_OPP_NEAR] += ((m >> 1) & 1) * (1 - (m & 1))
+        f[_F_OWN_ATTACH] += (m >> 2) & 1
+        f[_F_ALLY_ATTACH] += (m >> 3) & 1
+        f[_F_LOCAL] += (m >> 4) & 1
+    elif role == _EDGE:
+        if v.board[x] >= 0:
+            f[_F_ADJ_OTHER] += 1.0
+        elif forbidden[color, x]:
+            f[_F_ADJ_FORBIDDEN] += 1.0
+        elif m & 4:
+            f[_F_ADJ_OWN_ATTACH] += 1.0
+        else:
+            f[_F_ADJ_FREE] += 1.0
+        f[_F_ADJ_OPP_ATTACH] += m & 1
+    elif forbidden[color, x] or m & 4:
+        f[_F_CORNER_OLD] += 1.0
+    else:
+        free = 0
+        for i in range(t.neighbors.shape[1]):
+            y = t.neighbors[x, i]
+            if y >= 0 and not forbidden[color, y]:
+                free += 1
+        f[_F_NEW_ATTACH + min(free, 4)] += 1.0
+        f[_F_NEW_ON_OPP] += m & 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _early(t: k.Tables, v: k.Views) -> float:
+    """1 at the start of the game, falling to 0 once every colour has placed
+    four pieces."""
+    placed = 0
+    for c in range(t.num_colors):
+        placed += v.placed[c]
+    return max(0.0, 1.0 - placed / (4.0 * t.num_colors))
+
+
+@numba.njit(cache=True, nogil=True)
+def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32, n: int,
+                  out: F32) -> None:
+    """The features of the legal moves ``moves[:n]`` of ``color`` into
+    ``out[:n]``: its piece (one-hot), then counts over its cells (on
+    opponents' attach points, next to them, on its own or a partner's, how
+    central early in the game), over its edge neighbours (the cells it makes
+    forbidden to its colour: taken by others, already forbidden, its own
+    attach points, free cells), over its corner neighbours (new attach points
+    by how free they are, ones already there, ones an opponent also has) and
+    the cells that answer the opponents' last moves (attach points of those
+    pieces and their neighbours), then its piece again (one-hot times
+    :func:`_early`)."""
+    place = t.place
+    early = _early(t, v)
+    mark = _marks(t, v, color)
     base = t.num_pieces
     out[:n] = 0.0
     for i in range(n):
         p = moves[i]
-        f = out[i]
+        f = out[i, base:base + NUM_MOVE_FEATURES]
         size = place[p, _SIZE]
-        f[place[p, _PIECE]] = 1.0
-        f[base + NUM_MOVE_FEATURES + place[p, _PIECE]] = early
-        centre = 0.0
-        for j in range(_CELLS, _CELLS + size):
-            x = place[p, j]
-            m = mark[x]
-            centre += seats.cell_weight[x]
-            f[base + _F_OPP_ATTACH] += m & 1
-            f[base + _F_OPP_NEAR] += ((m >> 1) & 1) * (1 - (m & 1))
-            f[base + _F_OWN_ATTACH] += (m >> 2) & 1
-            f[base + _F_ALLY_ATTACH] += (m >> 3) & 1
-            f[base + _F_LOCAL] += (m >> 4) & 1
-        f[base + _F_CENTRE] = early * centre / size
-        f[base + _F_SIZE_EARLY] = early * size
         adjacent = _CELLS + size
         corners = adjacent + place[p, _NUM_ADJACENT]
+        centre = 0.0
+        for j in range(_CELLS, adjacent):
+            _cell_features(t, v, color, mark, place[p, j], _COVERED, f)
+            centre += seats.cell_weight[place[p, j]]
         for j in range(adjacent, corners):
-            x = place[p, j]
-            if v.board[x] >= 0:
-                f[base + _F_ADJ_OTHER] += 1.0
-            elif forbidden[color, x]:
-                f[base + _F_ADJ_FORBIDDEN] += 1.0
-            elif mark[x] & 4:
-                f[base + _F_ADJ_OWN_ATTACH] += 1.0
-            else:
-                f[base + _F_ADJ_FREE] += 1.0
-            f[base + _F_ADJ_OPP_ATTACH] += mark[x] & 1
+            _cell_features(t, v, color, mark, place[p, j], _EDGE, f)
         for j in range(corners, corners + place[p, _NUM_CORNERS]):
-            x = place[p, j]
-            if forbidden[color, x] or mark[x] & 4:
-                f[base + _F_CORNER_OLD] += 1.0
-                continue
-            free = 0
-            for i2 in range(t.neighbors.shape[1]):
-                y = t.neighbors[x, i2]
-                if y >= 0 and not forbidden[color, y]:
-                    free += 1
-            f[base + _F_NEW_ATTACH + min(free, 4)] += 1.0
-            f[base + _F_NEW_ON_OPP] += mark[x] & 1
+            _cell_features(t, v, color, mark, place[p, j], _CORNER, f)
+        f[_F_CENTRE] = early * centre / size
+        f[_F_SIZE_EARLY] = early * size
+        out[i, place[p, _PIECE]] = 1.0
+        out[i, base + NUM_MOVE_FEATURES + place[p, _PIECE]] = early
 
 
 @numba.njit(cache=True, nogil=True)
 def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32, n: int,
                   out: F32) -> None:
     """Logits of the legal moves of ``color``: the prior weights of the
-    variant's board times the features of each move."""
-    features = np.empty((n, seats.weights.size), np.float32)
-    move_features(t, seats, v, color, moves, n, features)
+    variant's family times the features of each move."""
     weights = seats.weights
+    features = np.empty((n, weights.size), np.float32)
+    move_features(t, seats, v, color, moves, n, features)
+    base = t.num_pieces
+    early = base + NUM_MOVE_FEATURES  # where the early piece columns start
     for i in range(n):
-        total = 0.0
-        for j in range(weights.size):
+        piece = t.place[moves[i], _PIECE]
+        total = weights[piece] + features[i, early + piece] * weights[early + piece]
+        for j in range(base, early):
             total += features[i, j] * weights[j]
         out[i] = total
 
