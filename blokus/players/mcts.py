@@ -93,7 +93,7 @@ class Tree(NamedTuple):
 @dataclass(frozen=True)
 class SearchParams:
     exploration: float = 1.1
-    rave_bias: float = 0.002
+    rave_bias: float = 0.001
     score_weight: float = 0.15
     first_play_urgency: float = 0.55
     big_pieces: float = 0.5
@@ -156,9 +156,9 @@ def _seat_of(seats: Seats, v: k.Views, color: int) -> int:
 # :func:`move_features`).
 (_F_OPP_ATTACH, _F_OPP_NEAR, _F_OWN_ATTACH, _F_ALLY_ATTACH, _F_CENTRE, _F_SIZE_EARLY,
  _F_ADJ_OTHER, _F_ADJ_FORBIDDEN, _F_ADJ_OWN_ATTACH, _F_ADJ_FREE, _F_ADJ_OPP_ATTACH,
- _F_NEW_ATTACH, _F_CORNER_OLD, _F_NEW_ON_OPP, _F_LOCAL) = (
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18)
-NUM_MOVE_FEATURES = 19
+ _F_NEW_ATTACH, _F_CORNER_OLD, _F_NEW_ON_OPP, _F_LOCAL, _F_OPP_MOVES, _F_OWN_MOVES,
+ _F_OWN_MOVES_EDGE) = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 20, 21)
+NUM_MOVE_FEATURES = 22
 """Features of a move besides its piece (``_F_NEW_ATTACH`` takes five
 columns: new attach points by their number of free edge neighbours)."""
 
@@ -210,13 +210,35 @@ def _marks(t: k.Tables, v: k.Views, color: int) -> npt.NDArray[np.int8]:
     return mark
 
 
+@numba.njit(cache=True, nogil=True)
+def _moves_at(t: k.Tables, v: k.Views, color: int) -> tuple[F32, F32]:
+    """Per cell, how many legal moves of ``color`` and of its opponents
+    cover it (in tens)."""
+    own = np.zeros(t.num_cells, np.float32)
+    opp = np.zeros(t.num_cells, np.float32)
+    ally = t.ally[color]
+    one = np.uint64(1)
+    for o in range(t.num_colors):
+        if (ally >> o) & 1 and o != color:
+            continue
+        into = own if o == color else opp
+        for w in range(v.lo[o], v.hi[o]):
+            x = v.free[w] & v.allowed[o, w] & v.reach[o, w]
+            while x:
+                p = w * 64 + int(k._trailing_zeros(x))
+                x &= x - one
+                for j in range(_CELLS, _CELLS + t.place[p, _SIZE]):
+                    into[t.place[p, j]] += 0.1
+    return own, opp
+
+
 # How a cell stands to a move.
 _COVERED, _EDGE, _CORNER = 0, 1, 2
 
 
 @numba.njit(cache=True, nogil=True)
-def _cell_features(t: k.Tables, v: k.Views, color: int, mark: npt.NDArray[np.int8], x: int,
-                   role: int, f: F32) -> None:
+def _cell_features(t: k.Tables, v: k.Views, color: int, mark: npt.NDArray[np.int8],
+                   own: F32, opp: F32, x: int, role: int, f: F32) -> None:
     """Add what cell ``x`` contributes to a move's features (but the centre
     and size ones) to ``f``, when the move covers it (``_COVERED``), shares
     an edge with it (``_EDGE``) or touches it at a corner only (``_CORNER``)."""
@@ -228,6 +250,8 @@ def _cell_features(t: k.Tables, v: k.Views, color: int, mark: npt.NDArray[np.int
         f[_F_OWN_ATTACH] += (m >> 2) & 1
         f[_F_ALLY_ATTACH] += (m >> 3) & 1
         f[_F_LOCAL] += (m >> 4) & 1
+        f[_F_OPP_MOVES] += opp[x]
+        f[_F_OWN_MOVES] += own[x]
     elif role == _EDGE:
         if v.board[x] >= 0:
             f[_F_ADJ_OTHER] += 1.0
@@ -238,6 +262,7 @@ def _cell_features(t: k.Tables, v: k.Views, color: int, mark: npt.NDArray[np.int
         else:
             f[_F_ADJ_FREE] += 1.0
         f[_F_ADJ_OPP_ATTACH] += m & 1
+        f[_F_OWN_MOVES_EDGE] += own[x]
     elif forbidden[color, x] or m & 4:
         f[_F_CORNER_OLD] += 1.0
     else:
@@ -276,6 +301,7 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     place = t.place
     early = _early(t, v)
     mark = _marks(t, v, color)
+    own, opp = _moves_at(t, v, color)
     base = t.num_pieces
     out[:n] = 0.0
     for i in range(n):
@@ -286,12 +312,12 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
         corners = adjacent + place[p, _NUM_ADJACENT]
         centre = 0.0
         for j in range(_CELLS, adjacent):
-            _cell_features(t, v, color, mark, place[p, j], _COVERED, f)
+            _cell_features(t, v, color, mark, own, opp, place[p, j], _COVERED, f)
             centre += seats.cell_weight[place[p, j]]
         for j in range(adjacent, corners):
-            _cell_features(t, v, color, mark, place[p, j], _EDGE, f)
+            _cell_features(t, v, color, mark, own, opp, place[p, j], _EDGE, f)
         for j in range(corners, corners + place[p, _NUM_CORNERS]):
-            _cell_features(t, v, color, mark, place[p, j], _CORNER, f)
+            _cell_features(t, v, color, mark, own, opp, place[p, j], _CORNER, f)
         f[_F_CENTRE] = early * centre / size
         f[_F_SIZE_EARLY] = early * size
         out[i, place[p, _PIECE]] = 1.0
@@ -596,8 +622,21 @@ class PriorPlayer:
         return game.table.move(int(self._rng.choice(moves, p=w / w.sum())))
 
 
+TIME_SHARES = ((5, 1.6), (9, 1.0), (1000, 0.4))
+"""With a time budget, a colour's pieces up to the first number of a pair
+get the second times the budget: a colour's first pieces decide most."""
+
+
+def time_share(placed: int) -> float:
+    """The share of the time budget a move gets when its colour has placed
+    ``placed`` pieces (about 1 on average over a game)."""
+    return next(share for below, share in TIME_SHARES if placed < below)
+
+
 class MctsPlayer:
-    """Monte Carlo tree search with a simulation and/or time budget."""
+    """Monte Carlo tree search with a simulation and/or time budget (with a
+    time budget, the mean time of a move over a game: see
+    :data:`TIME_SHARES`)."""
 
     def __init__(self, sims: int | None = 1000, seconds: float | None = None,
                  threads: int = 1, seed: int | None = None,
@@ -675,7 +714,7 @@ class MctsPlayer:
             # Load the compiled search (from numba's cache, or compile it)
             # before the clock starts.
             search(t, seats, self._trees[0], self._roots[0], state, 0, k.rng_state(0), cfg)
-            deadline = time.monotonic() + self.seconds
+            deadline = time.monotonic() + self.seconds * time_share(game.num_placed(game.turn))
         per_thread = None if self.sims is None else math.ceil(self.sims / self.threads)
         counts = [0] * self.threads
 
