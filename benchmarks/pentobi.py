@@ -4,7 +4,8 @@
         --levels 5 6 7 --games 40 --workers 2
 
 For each Pentobi level: one game of Pentobi against itself, alone, measures its
-mean time per move; then ``mcts:seconds=T`` (one thread, T that time) plays
+mean time per move; then ``mcts:seconds=T`` (one thread, T that time as its
+mean time per move) plays
 Pentobi at that level (one thread, no opening book, no resigning) with the
 match runner.  Prints a Markdown table: games, our wins-draws-losses, mean
 score difference, and the thinking time per move each side actually used.

@@ -13,7 +13,19 @@ writes the learned weights into ``blokus/players/prior_weights.json`` under
 the variant's family (``--out`` for another file, ``--dry-run`` for none).
 
 The records should come from strong play (a strong engine playing itself):
-the prior learns to guess what such a player does.
+the prior learns to guess what such a player does.  The shipped weights were
+learned from ``tools/data/pentobi-selfplay.tar.gz``: Pentobi's GTP engine
+playing itself without its opening book, 120 Duo games at its level 6, 40
+Classic games at level 5 and 30 Trigon games at level 4, recorded with
+
+    blokus match "gtp:pentobi-gtp -g duo -l 6 --nobook --noresign -q --threads 1" \
+        "gtp:pentobi-gtp -g duo -l 6 --nobook --noresign -q --threads 1" \
+        --variant duo --games 120 --out duo
+
+(``-g classic -l 5`` and ``-g trigon -l 4`` for the others); to redo them:
+
+    tar xzf tools/data/pentobi-selfplay.tar.gz -C /tmp
+    python tools/train_prior.py --variant duo /tmp/duo/*.blksgf
 """
 
 from __future__ import annotations

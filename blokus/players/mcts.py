@@ -2,8 +2,11 @@
 
 The whole simulation loop is compiled (numba, on :mod:`blokus.kernel`):
 selection by a PUCT rule blended with RAVE (all-moves-as-first) statistics,
-priors from features of a move (piece size, attach points created, opponents'
-attach points covered, distance to the centre early on), expansion of one node
+priors from a softmax over features of a move (:func:`move_features`: its
+piece, the attach points it takes, gives up and creates, the legal moves it
+takes from each side, how it answers the opponents' last pieces, the centre
+early on) with weights learned from strong players' games
+(``tools/train_prior.py``, ``prior_weights.json``), expansion of one node
 per simulation, a playout to the end of the game (half of its moves chosen
 among the largest pieces available, the others uniformly at random), and the
 result of every seat backed up along the path.  RAVE counts a move as played
@@ -25,7 +28,8 @@ previous root by the moves played since, the search continues in that subtree.
 Levels (``level:N``): 1 and 2 play from the priors alone (level 1 sampling them
 with a high temperature: plausible but beatable moves), 3 to 8 search a fixed
 number of simulations (reproducible with a seed), 9 searches for a fixed time
-on two threads.
+on two threads.  A time budget is the mean time of a move: the search spends
+more of it on a colour's first pieces (:data:`TIME_SHARES`).
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ from blokus.variants import variant as find_variant
 
 __all__ = [
     "MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS", "warm_up",
+    "move_features", "num_features", "prior_weights", "default_weights", "prior_family",
+    "time_share", "TIME_SHARES", "WEIGHTS_FILE",
 ]
 
 F32 = npt.NDArray[np.float32]
@@ -232,49 +238,6 @@ def _moves_at(t: k.Tables, v: k.Views, color: int) -> tuple[F32, F32]:
     return own, opp
 
 
-# How a cell stands to a move.
-_COVERED, _EDGE, _CORNER = 0, 1, 2
-
-
-@numba.njit(cache=True, nogil=True)
-def _cell_features(t: k.Tables, v: k.Views, color: int, mark: npt.NDArray[np.int8],
-                   own: F32, opp: F32, x: int, role: int, f: F32) -> None:
-    """Add what cell ``x`` contributes to a move's features (but the centre
-    and size ones) to ``f``, when the move covers it (``_COVERED``), shares
-    an edge with it (``_EDGE``) or touches it at a corner only (``_CORNER``)."""
-    m = mark[x]
-    forbidden = v.forbidden
-    if role == _COVERED:
-        f[_F_OPP_ATTACH] += m & 1
-        f[_F_OPP_NEAR] += ((m >> 1) & 1) * (1 - (m & 1))
-        f[_F_OWN_ATTACH] += (m >> 2) & 1
-        f[_F_ALLY_ATTACH] += (m >> 3) & 1
-        f[_F_LOCAL] += (m >> 4) & 1
-        f[_F_OPP_MOVES] += opp[x]
-        f[_F_OWN_MOVES] += own[x]
-    elif role == _EDGE:
-        if v.board[x] >= 0:
-            f[_F_ADJ_OTHER] += 1.0
-        elif forbidden[color, x]:
-            f[_F_ADJ_FORBIDDEN] += 1.0
-        elif m & 4:
-            f[_F_ADJ_OWN_ATTACH] += 1.0
-        else:
-            f[_F_ADJ_FREE] += 1.0
-        f[_F_ADJ_OPP_ATTACH] += m & 1
-        f[_F_OWN_MOVES_EDGE] += own[x]
-    elif forbidden[color, x] or m & 4:
-        f[_F_CORNER_OLD] += 1.0
-    else:
-        free = 0
-        for i in range(t.neighbors.shape[1]):
-            y = t.neighbors[x, i]
-            if y >= 0 and not forbidden[color, y]:
-                free += 1
-        f[_F_NEW_ATTACH + min(free, 4)] += 1.0
-        f[_F_NEW_ON_OPP] += m & 1
-
-
 @numba.njit(cache=True, nogil=True)
 def _early(t: k.Tables, v: k.Views) -> float:
     """1 at the start of the game, falling to 0 once every colour has placed
@@ -298,11 +261,42 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     the cells that answer the opponents' last moves (attach points of those
     pieces and their neighbours), then its piece again (one-hot times
     :func:`_early`)."""
-    place = t.place
-    early = _early(t, v)
     mark = _marks(t, v, color)
     own, opp = _moves_at(t, v, color)
+    _features_into(t, seats, v, color, moves, n, out, _early(t, v), mark, own, opp)
+
+
+@numba.njit(cache=True, nogil=True)
+def _features_into(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32, n: int,
+                   out: F32, early: float, mark: npt.NDArray[np.int8], own: F32,
+                   opp: F32) -> None:
+    """The body of :func:`move_features`, given what it works out per cell."""
+    place = t.place
     base = t.num_pieces
+    forbidden = v.forbidden
+    # The column a cell counts in when a move shares an edge with it, and
+    # when it touches the move at a corner only.
+    edge_column = np.empty(t.num_cells, np.int8)
+    corner_column = np.empty(t.num_cells, np.int8)
+    for x in range(t.num_cells):
+        m = mark[x]
+        if v.board[x] >= 0:
+            edge_column[x] = _F_ADJ_OTHER
+        elif forbidden[color, x]:
+            edge_column[x] = _F_ADJ_FORBIDDEN
+        elif m & 4:
+            edge_column[x] = _F_ADJ_OWN_ATTACH
+        else:
+            edge_column[x] = _F_ADJ_FREE
+        if forbidden[color, x] or m & 4:
+            corner_column[x] = _F_CORNER_OLD
+        else:
+            free = 0
+            for i in range(t.neighbors.shape[1]):
+                y = t.neighbors[x, i]
+                if y >= 0 and not forbidden[color, y]:
+                    free += 1
+            corner_column[x] = _F_NEW_ATTACH + min(free, 4)
     out[:n] = 0.0
     for i in range(n):
         p = moves[i]
@@ -312,12 +306,27 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
         corners = adjacent + place[p, _NUM_ADJACENT]
         centre = 0.0
         for j in range(_CELLS, adjacent):
-            _cell_features(t, v, color, mark, own, opp, place[p, j], _COVERED, f)
-            centre += seats.cell_weight[place[p, j]]
+            x = place[p, j]
+            m = mark[x]
+            f[_F_OPP_ATTACH] += m & 1
+            f[_F_OPP_NEAR] += ((m >> 1) & 1) * (1 - (m & 1))
+            f[_F_OWN_ATTACH] += (m >> 2) & 1
+            f[_F_ALLY_ATTACH] += (m >> 3) & 1
+            f[_F_LOCAL] += (m >> 4) & 1
+            f[_F_OPP_MOVES] += opp[x]
+            f[_F_OWN_MOVES] += own[x]
+            centre += seats.cell_weight[x]
         for j in range(adjacent, corners):
-            _cell_features(t, v, color, mark, own, opp, place[p, j], _EDGE, f)
+            x = place[p, j]
+            f[edge_column[x]] += 1.0
+            f[_F_ADJ_OPP_ATTACH] += mark[x] & 1
+            f[_F_OWN_MOVES_EDGE] += own[x]
         for j in range(corners, corners + place[p, _NUM_CORNERS]):
-            _cell_features(t, v, color, mark, own, opp, place[p, j], _CORNER, f)
+            x = place[p, j]
+            column = corner_column[x]
+            f[column] += 1.0
+            if column != _F_CORNER_OLD:
+                f[_F_NEW_ON_OPP] += mark[x] & 1
         f[_F_CENTRE] = early * centre / size
         f[_F_SIZE_EARLY] = early * size
         out[i, place[p, _PIECE]] = 1.0
@@ -330,16 +339,24 @@ def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     """Logits of the legal moves of ``color``: the prior weights of the
     variant's family times the features of each move."""
     weights = seats.weights
-    features = np.empty((n, weights.size), np.float32)
-    move_features(t, seats, v, color, moves, n, features)
+    # Features by blocks of moves: a small buffer, allocated once.
+    block = np.empty((min(n, 128), weights.size), np.float32)
+    early_in_game = _early(t, v)
+    mark = _marks(t, v, color)
+    own, opp = _moves_at(t, v, color)
     base = t.num_pieces
     early = base + NUM_MOVE_FEATURES  # where the early piece columns start
-    for i in range(n):
-        piece = t.place[moves[i], _PIECE]
-        total = weights[piece] + features[i, early + piece] * weights[early + piece]
-        for j in range(base, early):
-            total += features[i, j] * weights[j]
-        out[i] = total
+    for start in range(0, n, 128):
+        size = min(128, n - start)
+        _features_into(t, seats, v, color, moves[start:], size, block, early_in_game, mark,
+                       own, opp)
+        for b in range(size):
+            i = start + b
+            piece = t.place[moves[i], _PIECE]
+            total = weights[piece] + block[b, early + piece] * weights[early + piece]
+            for j in range(base, early):
+                total += block[b, j] * weights[j]
+            out[i] = total
 
 
 @numba.njit(cache=True, nogil=True)
@@ -582,7 +599,7 @@ def default_weights(variant_id: str) -> npt.NDArray[np.float32]:
     base = t.num_pieces
     w[base + _F_OPP_ATTACH] = 0.45
     w[base + _F_CENTRE] = 2.5
-    w[base + _F_NEW_ATTACH + 1: base + _F_NEW_ATTACH + 5] = 0.35
+    w[base + _F_NEW_ATTACH: base + _F_NEW_ATTACH + 5] = 0.35
     return w
 
 
