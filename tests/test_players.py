@@ -201,3 +201,14 @@ def test_prior_logits_are_weights_times_features(variant: str) -> None:
         out = np.empty((len(moves), mcts.num_features(variant)), np.float32)
         mcts.move_features(t, seats, k.views(t, s), game.turn, moves, len(moves), out)
         assert np.allclose(out @ seats.weights, logits, atol=1e-4)
+
+
+def test_time_shares_average_about_one() -> None:
+    """A time budget is a mean: over the pieces a colour places in a typical
+    game (13 to 18) the shares average close to 1, the first pieces most."""
+    from blokus.players.mcts import time_share
+
+    for pieces in (13, 15, 18):
+        mean = sum(time_share(m) for m in range(pieces)) / pieces
+        assert 0.85 <= mean <= 1.1
+    assert time_share(0) > time_share(6) > time_share(12)

@@ -259,7 +259,9 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     attach points, free cells), over its corner neighbours (new attach points
     by how free they are, ones already there, ones an opponent also has) and
     the cells that answer the opponents' last moves (attach points of those
-    pieces and their neighbours), then its piece again (one-hot times
+    pieces and their neighbours), the legal moves of the opponents and of
+    its own colour that cover its cells and (its own) its edge neighbours
+    (in tens: the moves it takes away), then its piece again (one-hot times
     :func:`_early`)."""
     mark = _marks(t, v, color)
     own, opp = _moves_at(t, v, color)
@@ -577,7 +579,7 @@ def _seats(variant_id: str, seating: Seating) -> Seats:
 
 WEIGHTS_FILE = Path(__file__).with_name("prior_weights.json")
 """Learned prior weights, by family (see :func:`prior_family`); written by
-``benchmarks/train_prior.py``."""
+``tools/train_prior.py``."""
 
 
 def prior_family(variant_id: str) -> str:
@@ -609,7 +611,7 @@ def prior_weights(variant_id: str) -> npt.NDArray[np.float32]:
     it has them for the variant's family, else :func:`default_weights`."""
     try:
         learned = json.loads(WEIGHTS_FILE.read_text())
-    except FileNotFoundError:
+    except (OSError, ValueError):  # missing or unreadable: the hand-set weights
         learned = {}
     w = learned.get(prior_family(variant_id))
     if w is None or len(w) != num_features(variant_id):
