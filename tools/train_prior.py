@@ -15,8 +15,8 @@ the variant's family (``--out`` for another file, ``--dry-run`` for none).
 The records should come from strong play (a strong engine playing itself):
 the prior learns to guess what such a player does.  The shipped weights were
 learned from ``tools/data/pentobi-selfplay.tar.gz``: Pentobi's GTP engine
-playing itself without its opening book, 120 Duo games at its level 6, 40
-Classic games at level 5 and 30 Trigon games at level 4, recorded with
+playing itself without its opening book, 120 Duo games at its level 6, 100
+Classic games at level 5 and 70 Trigon games at level 4, recorded with
 
     blokus match "gtp:pentobi-gtp -g duo -l 6 --nobook --noresign -q --threads 1" \
         "gtp:pentobi-gtp -g duo -l 6 --nobook --noresign -q --threads 1" \
