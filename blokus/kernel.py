@@ -913,12 +913,13 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
     placed_at, last_piece_at, turn_at = t.placed_at, t.last_piece_at, t.turn_at
     size_mask, piece_size, num_pieces = t.size_mask, t.piece_size, t.num_pieces
     lazy = placement < 0 and limit < 0
-    # Scratch space of the playout policy (see _policy_move).
+    # Scratch space of the playout policy (see _policy_move); empty for
+    # play and the other playouts.
     policy = placement < 0 and smart > 0.0
-    weight = np.empty(t.max_size + 1, np.float64)
-    for cells_in_piece in range(t.max_size + 1):
+    weight = np.empty(t.max_size + 1 if policy else 0, np.float64)
+    for cells_in_piece in range(weight.size):
         weight[cells_in_piece] = smart ** cells_in_piece
-    size_count = np.empty(t.max_size + 1, np.int64)
+    size_count = np.empty(t.max_size + 1 if policy else 0, np.int64)
     value = np.zeros(t.num_cells if policy else 0, np.int8)
     local = np.empty(t.num_cells if policy else 0, np.int32)
     cand = np.zeros(t.num_words if policy else 0, np.uint64)
@@ -937,7 +938,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
 
         p = placement
         if p < 0:
-            if smart > 0.0:
+            if policy:
                 p, seed = _policy_move(t, s, color, seed, weight, size_count, value,
                                        local, cand, kept, cumulative)
                 if p < 0:

@@ -263,21 +263,15 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     its own colour that cover its cells and (its own) its edge neighbours
     (in tens: the moves it takes away), then its piece again (one-hot times
     :func:`_early`)."""
-    mark = _marks(t, v, color)
-    own, opp = _moves_at(t, v, color)
-    _features_into(t, seats, v, color, moves, n, out, _early(t, v), mark, own, opp)
+    _features_into(t, seats, moves, n, out, _early(t, v), *_per_cell(t, v, color))
 
 
 @numba.njit(cache=True, nogil=True)
-def _features_into(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32, n: int,
-                   out: F32, early: float, mark: npt.NDArray[np.int8], own: F32,
-                   opp: F32) -> None:
-    """The body of :func:`move_features`, given what it works out per cell."""
-    place = t.place
-    base = t.num_pieces
+def _cell_columns(t: k.Tables, v: k.Views, color: int,
+                  mark: npt.NDArray[np.int8]) -> tuple[I8, I8]:
+    """Per cell, the feature column it counts in when a move of ``color``
+    shares an edge with it, and when it touches the move at a corner only."""
     forbidden = v.forbidden
-    # The column a cell counts in when a move shares an edge with it, and
-    # when it touches the move at a corner only.
     edge_column = np.empty(t.num_cells, np.int8)
     corner_column = np.empty(t.num_cells, np.int8)
     for x in range(t.num_cells):
@@ -299,6 +293,28 @@ def _features_into(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32
                 if y >= 0 and not forbidden[color, y]:
                     free += 1
             corner_column[x] = _F_NEW_ATTACH + min(free, 4)
+    return edge_column, corner_column
+
+
+@numba.njit(cache=True, nogil=True)
+def _per_cell(t: k.Tables, v: k.Views,
+              color: int) -> tuple[npt.NDArray[np.int8], F32, F32, I8, I8]:
+    """What the features of ``color``'s moves read per cell: the marks, the
+    legal moves of its own and of the opponents covering each cell, and the
+    edge and corner columns."""
+    mark = _marks(t, v, color)
+    own, opp = _moves_at(t, v, color)
+    edge_column, corner_column = _cell_columns(t, v, color, mark)
+    return mark, own, opp, edge_column, corner_column
+
+
+@numba.njit(cache=True, nogil=True)
+def _features_into(t: k.Tables, seats: Seats, moves: I32, n: int, out: F32, early: float,
+                   mark: npt.NDArray[np.int8], own: F32, opp: F32, edge_column: I8,
+                   corner_column: I8) -> None:
+    """The body of :func:`move_features`, given what it works out per cell."""
+    place = t.place
+    base = t.num_pieces
     out[:n] = 0.0
     for i in range(n):
         p = moves[i]
@@ -344,14 +360,12 @@ def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     # Features by blocks of moves: a small buffer, allocated once.
     block = np.empty((min(n, 128), weights.size), np.float32)
     early_in_game = _early(t, v)
-    mark = _marks(t, v, color)
-    own, opp = _moves_at(t, v, color)
+    cells = _per_cell(t, v, color)
     base = t.num_pieces
     early = base + NUM_MOVE_FEATURES  # where the early piece columns start
     for start in range(0, n, 128):
         size = min(128, n - start)
-        _features_into(t, seats, v, color, moves[start:], size, block, early_in_game, mark,
-                       own, opp)
+        _features_into(t, seats, moves[start:], size, block, early_in_game, *cells)
         for b in range(size):
             i = start + b
             piece = t.place[moves[i], _PIECE]
