@@ -193,14 +193,31 @@ def test_prior_logits_are_weights_times_features(variant: str) -> None:
     from blokus.players import mcts
 
     t = k.tables(variant)
-    for plies in (0, 3, 11):
+    for plies in (0, 3, 11, 19):
         game = random_position(variant, plies, seed=plies + 1)
+        assert game.turn is not None
         seats = mcts.seats_for(game)
         s = k.state_from_game(game)
         moves, logits = mcts.priors_for(t, seats, s)
         out = np.empty((len(moves), mcts.num_features(variant)), np.float32)
         mcts.move_features(t, seats, k.views(t, s), game.turn, moves, len(moves), out)
         assert np.allclose(out @ seats.weights, logits, atol=1e-4)
+
+
+def test_best_children_are_the_largest_logits_in_order() -> None:
+    """An expansion below the root keeps the children with the largest
+    logits, largest first, and among equal logits the earlier moves (as a
+    stable sort of all of them would)."""
+    from blokus.players.mcts import _best
+
+    rng = np.random.default_rng(5)
+    for n, count in ((10, 3), (414, 48), (60, 59), (200, 1)):
+        # Few distinct values, so that ties cross the cut.
+        logits = rng.integers(0, 7, size=n + 5).astype(np.float32)
+        expected = np.argsort(-logits[:n], kind="stable")[:count]
+        assert _best(logits, n, count).tolist() == expected.tolist()
+        smooth = rng.normal(size=n).astype(np.float32)
+        assert _best(smooth, n, count).tolist() == np.argsort(-smooth)[:count].tolist()
 
 
 def test_time_shares_average_about_one() -> None:

@@ -355,24 +355,82 @@ def _features_into(t: k.Tables, seats: Seats, moves: I32, n: int, out: F32, earl
 def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32, n: int,
                   out: F32) -> None:
     """Logits of the legal moves of ``color``: the prior weights of the
-    variant's family times the features of each move."""
-    weights = seats.weights
-    # Features by blocks of moves: a small buffer, allocated once.
-    block = np.empty((min(n, 128), weights.size), np.float32)
-    early_in_game = _early(t, v)
-    cells = _per_cell(t, v, color)
+    variant's family times the features of each move.
+
+    The same sum as ``weights @ move_features(...)``, taken in another
+    order: every column but the centre is a sum over a move's cells, edge
+    neighbours or corner neighbours, so each cell's weighted contribution in
+    each of those three roles is worked out once, and a move's logit adds up
+    its cells' values (the expansions' main cost)."""
+    w = seats.weights
     base = t.num_pieces
-    early = base + NUM_MOVE_FEATURES  # where the early piece columns start
-    for start in range(0, n, 128):
-        size = min(128, n - start)
-        _features_into(t, seats, moves[start:], size, block, early_in_game, *cells)
-        for b in range(size):
-            i = start + b
-            piece = t.place[moves[i], _PIECE]
-            total = weights[piece] + block[b, early + piece] * weights[early + piece]
-            for j in range(base, early):
-                total += block[b, j] * weights[j]
-            out[i] = total
+    late = base + NUM_MOVE_FEATURES  # where the early piece columns start
+    f = w[base:late]
+    early = _early(t, v)
+    mark, own, opp, edge_column, corner_column = _per_cell(t, v, color)
+    nc = t.num_cells
+    cover = np.empty(nc, np.float32)
+    edge = np.empty(nc, np.float32)
+    corner = np.empty(nc, np.float32)
+    centre = np.empty(nc, np.float32)
+    for x in range(nc):
+        m = mark[x]
+        opp_attach = m & 1
+        cover[x] = (f[_F_OPP_ATTACH] * opp_attach
+                    + f[_F_OPP_NEAR] * (((m >> 1) & 1) * (1 - opp_attach))
+                    + f[_F_OWN_ATTACH] * ((m >> 2) & 1)
+                    + f[_F_ALLY_ATTACH] * ((m >> 3) & 1)
+                    + f[_F_LOCAL] * ((m >> 4) & 1)
+                    + f[_F_OPP_MOVES] * opp[x] + f[_F_OWN_MOVES] * own[x])
+        centre[x] = early * f[_F_CENTRE] * seats.cell_weight[x]
+        edge[x] = (f[edge_column[x]] + f[_F_ADJ_OPP_ATTACH] * opp_attach
+                   + f[_F_OWN_MOVES_EDGE] * own[x])
+        column = corner_column[x]
+        corner[x] = f[column]
+        if column != _F_CORNER_OLD:
+            corner[x] += f[_F_NEW_ON_OPP] * opp_attach
+    by_piece = np.empty(base, np.float32)
+    for piece in range(base):
+        by_piece[piece] = w[piece] + early * w[late + piece]
+    place = t.place
+    size_early = early * f[_F_SIZE_EARLY]
+    for i in range(n):
+        p = moves[i]
+        size = place[p, _SIZE]
+        adjacent = _CELLS + size
+        corners = adjacent + place[p, _NUM_ADJACENT]
+        total = by_piece[place[p, _PIECE]] + size_early * size
+        middle = 0.0
+        for j in range(_CELLS, adjacent):
+            x = place[p, j]
+            total += cover[x]
+            middle += centre[x]
+        for j in range(adjacent, corners):
+            total += edge[place[p, j]]
+        for j in range(corners, corners + place[p, _NUM_CORNERS]):
+            total += corner[place[p, j]]
+        out[i] = total + middle / size
+
+
+@numba.njit(cache=True, nogil=True)
+def _best(logits: F32, n: int, count: int) -> I32:
+    """The indices of the ``count`` largest of ``logits[:n]``, largest first
+    (``count < n``; among equal logits, lower indices first)."""
+    threshold = np.partition(logits[:n], n - count)[n - count]
+    chosen = np.empty(count, np.int32)
+    found = 0
+    for i in range(n):
+        if logits[i] > threshold:
+            chosen[found] = i
+            found += 1
+    for i in range(n):
+        if found == count:
+            break
+        if logits[i] == threshold:
+            chosen[found] = i
+            found += 1
+    order = np.argsort(-logits[chosen], kind="mergesort")
+    return chosen[order]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -383,9 +441,11 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
     color = k.to_move(s)
     n = k.legal_moves(t, s, color, moves)
     _prior_logits(t, seats, v, color, moves, n, logits)
-    order = np.argsort(-logits[:n])
     if 0 < max_children < n:
+        order = _best(logits, n, max_children)
         n = max_children
+    else:
+        order = np.argsort(-logits[:n]).astype(np.int32)
     start = tree.size[0]
     if start + n > tree.move.shape[0]:
         return  # tree full: the node stays a leaf
