@@ -3,12 +3,12 @@
     python benchmarks/pentobi.py --engine /path/to/pentobi-gtp --variant duo \\
         --levels 5 6 7 --games 40 --workers 2
 
-For each Pentobi level: one game of Pentobi against itself, alone, measures its
-mean time per move; then ``mcts:seconds=T`` (one thread, T that time as its
-mean time per move) plays
-Pentobi at that level (one thread, no opening book, no resigning) with the
-match runner.  Prints a Markdown table: games, our wins-draws-losses, mean
-score difference, and the thinking time per move each side actually used.
+For each Pentobi level: games of Pentobi against itself, as many at a time as
+the match runs (``--workers``), measure its mean time per move T; then
+``mcts:seconds=T`` (one thread, T as its mean time per move) plays Pentobi at
+that level (one thread, no opening book, no resigning) with the match runner.
+Prints a Markdown table: games, our wins-draws-losses, mean score difference,
+and the thinking time per move each side actually used.
 Asserts nothing.  Pentobi is not part of this project: build its engine from
 Pentobi's source (``pentobi-gtp``) and pass its path.
 """
@@ -20,7 +20,7 @@ import platform
 import shlex
 import sys
 
-from blokus.match import play_game, run_match
+from blokus.match import run_match
 
 
 def pentobi_command(engine: str, variant: str, level: int) -> str:
@@ -28,14 +28,16 @@ def pentobi_command(engine: str, variant: str, level: int) -> str:
             "--nobook --noresign -q --threads 1")
 
 
-def seconds_per_move(command: str, variant: str) -> float:
-    """Pentobi's mean time per move in one game against itself; exits with
-    the engine's error if the game cannot be played."""
+def seconds_per_move(command: str, variant: str, workers: int) -> float:
+    """Pentobi's mean time per move playing itself, ``workers`` games at a
+    time (so that the machine is as loaded as in the match); exits with the
+    engine's error if a game cannot be played."""
     spec = f"gtp:{command}"
-    result = play_game((spec, spec), variant, 0, seed=1)
-    if result.error is not None:
-        sys.exit(f"pentobi.py: {result.error}")
-    return sum(result.thinking) / max(1, sum(result.side_moves))
+    games = max(2, workers + workers % 2)
+    s = run_match(spec, spec, variant, games, workers=workers)
+    if s.errors:
+        sys.exit(f"pentobi.py: {s.errors[0]}")
+    return sum(s.seconds_per_move()) / 2
 
 
 def main() -> None:
@@ -54,7 +56,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for level in args.levels:
         command = pentobi_command(args.engine, args.variant, level)
-        seconds = seconds_per_move(command, args.variant)
+        seconds = seconds_per_move(command, args.variant, args.workers)
         ours = f"mcts:seconds={seconds:.3g}"
         s = run_match(ours, f"gtp:{command}", args.variant, args.games,
                       workers=args.workers, progress=sys.stderr)
