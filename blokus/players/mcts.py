@@ -12,7 +12,7 @@ among the largest pieces available, the others uniformly at random), and the
 result of every seat backed up along the path.  RAVE counts a move as played
 in a simulation when its colour covers all of its cells at the end.  A seat's
 result is its place against the other groups (1 win, 0 loss, ties shared)
-blended with a small score-difference term, so the search prefers winning by
+blended with a score-difference term (weight 0.3), so the search prefers winning by
 more.
 
 Nodes keep their children sorted by prior; below the root only the best 48
@@ -100,7 +100,9 @@ class Tree(NamedTuple):
 class SearchParams:
     exploration: float = 1.1
     rave_bias: float = 0.001
-    score_weight: float = 0.15
+    score_weight: float = 0.3
+    """The weight of the score difference in a playout's result (the rest
+    is the place); 0.3 beat 0.15 against Pentobi in Duo (docs/ladder.md)."""
     first_play_urgency: float = 0.55
     big_pieces: float = 0.5
     """Playout policy: the probability of choosing among the moves of the
