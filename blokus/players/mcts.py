@@ -12,8 +12,8 @@ among the largest pieces available, the others uniformly at random), and the
 result of every seat backed up along the path.  RAVE counts a move as played
 in a simulation when its colour covers all of its cells at the end.  A seat's
 result is its place against the other groups (1 win, 0 loss, ties shared)
-blended with a score-difference term (weight 0.3), so the search prefers winning by
-more.
+blended with a score-difference term (weight 0.3), so the search prefers
+winning by more.
 
 Nodes keep their children sorted by prior; below the root only the best 48
 are kept, a node is expanded on its second visit, and selection widens
