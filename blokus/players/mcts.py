@@ -265,7 +265,44 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     its own colour that cover its cells and (its own) its edge neighbours
     (in tens: the moves it takes away), then its piece again (one-hot times
     :func:`_early`)."""
-    _features_into(t, seats, moves, n, out, _early(t, v), *_per_cell(t, v, color))
+    early = _early(t, v)
+    mark, own, opp, edge_column, corner_column = _per_cell(t, v, color)
+    place = t.place
+    base = t.num_pieces
+    out[:n] = 0.0
+    for i in range(n):
+        p = moves[i]
+        f = out[i, base:base + NUM_MOVE_FEATURES]
+        size = place[p, _SIZE]
+        adjacent = _CELLS + size
+        corners = adjacent + place[p, _NUM_ADJACENT]
+        centre = 0.0
+        for j in range(_CELLS, adjacent):
+            x = place[p, j]
+            m = mark[x]
+            f[_F_OPP_ATTACH] += m & 1
+            f[_F_OPP_NEAR] += ((m >> 1) & 1) * (1 - (m & 1))
+            f[_F_OWN_ATTACH] += (m >> 2) & 1
+            f[_F_ALLY_ATTACH] += (m >> 3) & 1
+            f[_F_LOCAL] += (m >> 4) & 1
+            f[_F_OPP_MOVES] += opp[x]
+            f[_F_OWN_MOVES] += own[x]
+            centre += seats.cell_weight[x]
+        for j in range(adjacent, corners):
+            x = place[p, j]
+            f[edge_column[x]] += 1.0
+            f[_F_ADJ_OPP_ATTACH] += mark[x] & 1
+            f[_F_OWN_MOVES_EDGE] += own[x]
+        for j in range(corners, corners + place[p, _NUM_CORNERS]):
+            x = place[p, j]
+            column = corner_column[x]
+            f[column] += 1.0
+            if column != _F_CORNER_OLD:
+                f[_F_NEW_ON_OPP] += mark[x] & 1
+        f[_F_CENTRE] = early * centre / size
+        f[_F_SIZE_EARLY] = early * size
+        out[i, place[p, _PIECE]] = 1.0
+        out[i, base + NUM_MOVE_FEATURES + place[p, _PIECE]] = early
 
 
 @numba.njit(cache=True, nogil=True)
@@ -308,49 +345,6 @@ def _per_cell(t: k.Tables, v: k.Views,
     own, opp = _moves_at(t, v, color)
     edge_column, corner_column = _cell_columns(t, v, color, mark)
     return mark, own, opp, edge_column, corner_column
-
-
-@numba.njit(cache=True, nogil=True)
-def _features_into(t: k.Tables, seats: Seats, moves: I32, n: int, out: F32, early: float,
-                   mark: npt.NDArray[np.int8], own: F32, opp: F32, edge_column: I8,
-                   corner_column: I8) -> None:
-    """The body of :func:`move_features`, given what it works out per cell."""
-    place = t.place
-    base = t.num_pieces
-    out[:n] = 0.0
-    for i in range(n):
-        p = moves[i]
-        f = out[i, base:base + NUM_MOVE_FEATURES]
-        size = place[p, _SIZE]
-        adjacent = _CELLS + size
-        corners = adjacent + place[p, _NUM_ADJACENT]
-        centre = 0.0
-        for j in range(_CELLS, adjacent):
-            x = place[p, j]
-            m = mark[x]
-            f[_F_OPP_ATTACH] += m & 1
-            f[_F_OPP_NEAR] += ((m >> 1) & 1) * (1 - (m & 1))
-            f[_F_OWN_ATTACH] += (m >> 2) & 1
-            f[_F_ALLY_ATTACH] += (m >> 3) & 1
-            f[_F_LOCAL] += (m >> 4) & 1
-            f[_F_OPP_MOVES] += opp[x]
-            f[_F_OWN_MOVES] += own[x]
-            centre += seats.cell_weight[x]
-        for j in range(adjacent, corners):
-            x = place[p, j]
-            f[edge_column[x]] += 1.0
-            f[_F_ADJ_OPP_ATTACH] += mark[x] & 1
-            f[_F_OWN_MOVES_EDGE] += own[x]
-        for j in range(corners, corners + place[p, _NUM_CORNERS]):
-            x = place[p, j]
-            column = corner_column[x]
-            f[column] += 1.0
-            if column != _F_CORNER_OLD:
-                f[_F_NEW_ON_OPP] += mark[x] & 1
-        f[_F_CENTRE] = early * centre / size
-        f[_F_SIZE_EARLY] = early * size
-        out[i, place[p, _PIECE]] = 1.0
-        out[i, base + NUM_MOVE_FEATURES + place[p, _PIECE]] = early
 
 
 @numba.njit(cache=True, nogil=True)
