@@ -262,7 +262,8 @@ class Tables(NamedTuple):
     """``[piece, word]``: bitset of every placement *not* of this piece."""
     size_mask: U64
     """``[size * num_words + word]``: bitset of the placements of pieces of
-    ``size`` cells; size 0 has every placement."""
+    ``size`` cells; size 0 has every placement; ``max_size + m`` (``m`` from
+    1) the placements of pieces of at least ``m`` cells."""
     piece_size: I8
     piece_copies: I8
     start_cells: I16
@@ -341,7 +342,10 @@ def _board_tables(variant_id: str) -> dict[str, Any]:
         piece_keep=np.stack([every & ~bitset(m) for m in pt.of_piece]),
         size_mask=np.concatenate([every] + [
             bitset(sum(m for p, m in zip(pieces, pt.of_piece, strict=True) if p.size == size))
-            for size in range(1, max(p.size for p in pieces) + 1)
+            for size in range(1, max_size + 1)
+        ] + [
+            bitset(sum(m for p, m in zip(pieces, pt.of_piece, strict=True) if p.size >= size))
+            for size in range(1, max_size + 1)
         ]),
         piece_size=np.array([p.size for p in pieces], np.int8),
         piece_copies=np.array([p.copies for p in pieces], np.int8),
@@ -880,11 +884,20 @@ def _policy_move(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
 
 @_compiled
 def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
-         limit: int, smart: float) -> tuple[int, np.uint64]:
+         limit: int, smart: float, reply: I32, played: I32, prev: int,
+         early: bool) -> tuple[int, np.uint64]:
     """Play ``placement`` (if it is >= 0) or else random moves drawn with the
     splitmix64 state ``seed``, each followed by the automatic passes, until
     the game is over or ``limit`` moves are played (-1: no limit); return the
     number of moves played and the new ``seed``.
+
+    With a non-empty ``reply`` table (last good reply, see
+    :func:`guided_playout`), a colour whose entry for the move before its turn
+    (``prev`` at the start) is a legal move plays it instead of drawing one;
+    a non-empty ``played`` records the moves as ``colour, placement`` pairs.
+    With ``early``, a move not drawn among the largest pieces is drawn among
+    the pieces the size schedule allows (``t.min_size``) while it allows
+    some.
 
     A random move is uniform among the legal moves, except that with
     probability ``big / 2**32`` it is uniform among the legal moves of the
@@ -912,6 +925,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
     left_at, done_at, hi_at = t.left_at, t.done_at, t.hi_at
     placed_at, last_piece_at, turn_at = t.placed_at, t.last_piece_at, t.turn_at
     size_mask, piece_size, num_pieces = t.size_mask, t.piece_size, t.num_pieces
+    min_size, max_size = t.min_size, t.max_size
     lazy = placement < 0 and limit < 0
     # Scratch space of the playout policy (see _policy_move); empty for
     # play and the other playouts.
@@ -925,6 +939,9 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
     cand = np.zeros(t.num_words if policy else 0, np.uint64)
     kept = np.empty(_KEPT if policy else 0, np.int32)
     cumulative = np.empty(_KEPT if policy else 0, np.float64)
+    num_placements = t.num_placements
+    replies = reply.size > 0
+    room = played.size // 2
     moves = 0
     while info[turn_at] >= 0:
         color = info[turn_at]
@@ -937,6 +954,13 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
         lo, hi = np.uint64(info[color]), np.uint64(info[hi_at + color])
 
         p = placement
+        if replies and p < 0 and prev >= 0:
+            r = reply[color * num_placements + prev]
+            if r >= 0:
+                rw = np.uint64(r >> 6)
+                x = words[rw] & words[allowed + rw] & words[reach + rw]
+                if (x >> np.uint64(r & 63)) & u1:
+                    p = r
         if p < 0:
             if policy:
                 p, seed = _policy_move(t, s, color, seed, weight, size_count, value,
@@ -952,6 +976,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
                 # random bits picks it and the high half the move; without, the
                 # bits are drawn only for a move, as random_move draws them.
                 want = 0
+                floor = 1
                 bits = u0
                 if big:
                     seed, bits = _splitmix(seed)
@@ -959,6 +984,16 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
                         for q in range(num_pieces):
                             if flags[left_at + color * num_pieces + q]:
                                 want = max(want, int(piece_size[q]))
+                if early and want == 0:
+                    # Early in the game, the pieces of at least min_size cells
+                    # (rows past max_size: sizes from ``want - max_size`` up).
+                    on_board = 0
+                    for o in range(num_colors):
+                        on_board += info[placed_at + o]
+                    rounds = on_board // num_colors
+                    if rounds < min_size.size:
+                        want = max_size + int(min_size[rounds])
+                        floor = max_size + 1
                 while True:
                     row = np.uint64(want) * num_words
                     total = u0
@@ -967,7 +1002,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
                                       & size_mask[row + w])
                         words[counts + w] = k
                         total += k
-                    if total != u0 or want <= 1:
+                    if total != u0 or want <= floor:
                         break
                     want -= 1
                 if total == u0:
@@ -1080,6 +1115,10 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
             info[placed_at + color] += 1
             info[t.last_move_at + color] = p
             info[last_piece_at + color] = piece
+            if moves < room:
+                played[2 * moves] = color
+                played[2 * moves + 1] = p
+            prev = p
             moves += 1
 
         # The turn goes to the next colour with a legal move; the others pass.
@@ -1126,13 +1165,13 @@ def play(t: Tables, s: State, placement: int) -> None:
     not a legal move of the colour to move."""
     if not is_legal(t, s, placement):
         raise IllegalMoveError("the placement is not a legal move of the colour to move")
-    _run(t, s, np.uint64(0), placement, np.uint64(0), 1, 0.0)
+    _run(t, s, np.uint64(0), placement, np.uint64(0), 1, 0.0, _none(), _none(), -1, False)
 
 
 @_compiled
 def playout(t: Tables, s: State, rng: U64) -> int:
     """Play uniformly random moves until the game is over; return the number played."""
-    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), -1, 0.0)
+    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), -1, 0.0, _none(), _none(), -1, False)
     return moves
 
 
@@ -1143,7 +1182,7 @@ def policy_playout(t: Tables, s: State, rng: U64, big_pieces: float, limit: int)
     probability ``big_pieces``, uniformly random among the legal moves of the
     largest piece size the colour to move can play, else uniformly random."""
     big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
-    moves, rng[0] = _run(t, s, rng[0], -1, big, limit, 0.0)
+    moves, rng[0] = _run(t, s, rng[0], -1, big, limit, 0.0, _none(), _none(), -1, False)
     return moves
 
 
@@ -1153,8 +1192,33 @@ def smart_playout(t: Tables, s: State, rng: U64, size_factor: float, limit: int)
     move of ``k`` cells weighted ``size_factor ** k``) until the game is
     over or ``limit`` moves are played (-1: no limit); return the number
     played."""
-    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), limit, max(size_factor, 1e-9))
+    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), limit, max(size_factor, 1e-9),
+                         _none(), _none(), -1, False)
     return moves
+
+
+@_compiled
+def guided_playout(t: Tables, s: State, rng: U64, big_pieces: float, early_sizes: bool,
+                   reply: I32, prev: int, played: I32) -> int:
+    """The search's playout: :func:`policy_playout` to the end of the game,
+    with two more rules.  With ``early_sizes``, a move not drawn among the
+    largest pieces is drawn among the pieces of at least ``t.min_size[r]``
+    cells in the ``r``-th round (all pieces once none of those is legal, or
+    past the schedule).  With a non-empty ``reply`` table, last good reply:
+    ``reply[c * t.num_placements + q]`` (-1 for none) is the move colour
+    ``c`` plays after the move ``q`` (the move before its turn; ``prev``
+    before the first turn, -1 if unknown) when it is legal.  The moves played
+    are written to ``played`` as ``colour, placement`` pairs (as many as
+    fit); returns the number played.  The search fills in the reply table
+    from the simulations' results."""
+    big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
+    moves, rng[0] = _run(t, s, rng[0], -1, big, -1, 0.0, reply, played, prev, early_sizes)
+    return moves
+
+
+@_compiled
+def _none() -> I32:
+    return np.empty(0, np.int32)
 
 
 @_compiled

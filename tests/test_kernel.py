@@ -186,6 +186,77 @@ def test_policy_playout_to_the_end(variant: str) -> None:
     assert biased > uniform
 
 
+@pytest.mark.parametrize("variant", ["duo", "classic", "trigon"])
+def test_guided_playout_records_its_moves_and_plays_the_replies(variant: str) -> None:
+    """With an empty reply table the last-good-reply playout plays exactly
+    what the big-piece playout plays with the same seed, and records those
+    moves with their colours (the rules engine replays them); a reply that
+    is legal is played instead of a drawn move, one that is not is ignored."""
+    t = kernel.tables(variant)
+    table = np.full(t.num_colors * t.num_placements, -1, np.int32)
+    played = np.empty(512, np.int32)
+    for seed in range(3):
+        a, b = kernel.new_state(t), kernel.new_state(t)
+        n = kernel.guided_playout(t, a, kernel.rng_state(seed), 0.5, False, table, -1,
+                                  played)
+        assert n == kernel.policy_playout(t, b, kernel.rng_state(seed), 0.5, -1)
+        assert np.array_equal(kernel.views(t, a).board, kernel.views(t, b).board)
+        game = Game(variant)
+        for i in range(n):
+            assert game.turn == played[2 * i], f"{variant} seed {seed} move {i}"
+            game.push_index(int(played[2 * i + 1]))
+        assert game.turn is None
+
+    out = np.empty(t.num_placements, np.int32)
+    s = kernel.new_state(t)
+    kernel.policy_playout(t, s, kernel.rng_state(1), 0.5, 2 * t.num_colors)
+    color = kernel.to_move(s)
+    legal = out[: kernel.legal_moves(t, s, color, out)]
+    prev = int(kernel.views(t, s).last_move[(color - 1) % t.num_colors])
+    illegal = int(np.setdiff1d(np.arange(t.num_placements), legal)[0])
+    for answer, expect_it in ((int(legal[len(legal) // 2]), True), (illegal, False)):
+        table[:] = -1
+        table[color * t.num_placements + prev] = answer
+        first = []
+        for seed in range(5):
+            c = kernel.copy_state(s)
+            kernel.guided_playout(t, c, kernel.rng_state(seed), 0.5, False, table, prev, played)
+            assert played[0] == color
+            first.append(int(played[1]))
+        assert (set(first) == {answer}) == expect_it, variant
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic", "trigon_3"])
+def test_guided_playout_keeps_to_the_size_schedule(variant: str) -> None:
+    """With ``early_sizes``, every move in the schedule's rounds is of a
+    piece the schedule allows whenever the colour has one to play (checked
+    on the rules engine); without, small pieces come early too."""
+    t = kernel.tables(variant)
+    table = np.empty(0, np.int32)
+    played = np.empty(512, np.int32)
+    sizes = t.place[:, 0]
+    early_small = 0
+    for early in (True, False):
+        for seed in range(6):
+            s = kernel.new_state(t)
+            n = kernel.guided_playout(t, s, kernel.rng_state(seed), 0.0, early, table, -1,
+                                      played)
+            game = Game(variant)
+            for i in range(n):
+                color, p = int(played[2 * i]), int(played[2 * i + 1])
+                assert game.turn == color
+                rounds = sum(game.num_placed(c) for c in range(t.num_colors)) // t.num_colors
+                if rounds < len(t.min_size):
+                    smallest = int(t.min_size[rounds])
+                    can = any(sizes[q] >= smallest for q in game.legal_moves.indices())
+                    if early:
+                        assert sizes[p] >= smallest or not can, f"{variant} seed {seed} move {i}"
+                    elif can and sizes[p] < smallest:
+                        early_small += 1
+                game.push_index(p)
+    assert early_small > 0
+
+
 def local_cells(game: Game, color: int) -> set[int]:
     """The cells the playout policy answers, from the rules engine: every
     attach point of an opponent's last piece, and its edge neighbours, free

@@ -83,6 +83,27 @@ def test_tree_is_reused_between_moves() -> None:
     assert player.last_sims == 2000
 
 
+@pytest.mark.parametrize("variant", ["duo", "classic_3"])
+def test_last_good_reply_table(variant: str) -> None:
+    """With last good reply the search fills its reply table (with
+    placements, not for the shared colour), reproducibly; without, it leaves
+    the table empty."""
+    from blokus.players.mcts import SearchParams
+
+    game = random_position(variant, 3, seed=6)
+    on = SearchParams(last_good_reply=True)
+    a, b = MctsPlayer(sims=600, seed=2, params=on), MctsPlayer(sims=600, seed=2, params=on)
+    assert a.choose(game.copy()) == b.choose(game.copy())
+    table = a._trees[0].reply.reshape(game.variant.num_colors, -1)
+    assert np.array_equal(table, b._trees[0].reply.reshape(table.shape))
+    assert (table >= 0).sum() > 0 and table.max() < table.shape[1]
+    if variant == "classic_3":
+        assert (table[3] < 0).all()  # the shared colour's moves belong to nobody
+    off = MctsPlayer(sims=600, seed=2, params=SearchParams(last_good_reply=False))
+    off.choose(game.copy())
+    assert (off._trees[0].reply < 0).all()
+
+
 def play_out(players: dict[int, object], variant: str, seed: int) -> tuple[int, ...]:
     game = Game(variant)
     while not game.is_game_over():

@@ -8,8 +8,10 @@ takes from each side, how it answers the opponents' last pieces, the centre
 early on) with weights learned from strong players' games
 (``tools/train_prior.py``, ``prior_weights.json``), expansion of one node
 per simulation, a playout to the end of the game (half of its moves chosen
-among the largest pieces available, the others uniformly at random), and the
-result of every seat backed up along the path.  RAVE counts a move as played
+among the largest pieces available, the others uniformly at random, except
+that a colour plays its last good reply when it is legal: the move with
+which it answered the move before its turn in the last simulation it won),
+and the result of every seat backed up along the path.  RAVE counts a move as played
 in a simulation when its colour covers all of its cells at the end.  A seat's
 result is its place against the other groups (1 win, 0 loss, ties shared)
 blended with a score-difference term (weight 0.3), so the search prefers
@@ -94,6 +96,9 @@ class Tree(NamedTuple):
     rave_v: F32
     size: I32
     """``[1]``: nodes in use."""
+    reply: I32
+    """The playouts' last good replies: per colour and move, the move that
+    answered it in the last simulation the colour won (-1: none)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,15 @@ class SearchParams:
     """A node below the root is expanded once it has this many visits."""
     sharpness: float = 1.0
     """The children's priors are ``softmax(sharpness * logits)``."""
+    last_good_reply: bool = True
+    """Playout policy: a colour answers the move before its turn with the
+    move that answered it in the last simulation the colour won, when that is
+    legal (:func:`blokus.kernel.guided_playout`); the search keeps one table
+    of replies per tree, for the whole game."""
+    early_sizes: bool = False
+    """Playout policy: the moves not chosen among the largest pieces are
+    chosen among the pieces the kernel's size schedule allows early in the
+    game (``Tables.min_size``)."""
     smart: float = 0.0
     """Playout policy: if positive, :func:`blokus.kernel.smart_playout` with
     this size factor (answers to the opponents' last moves, large pieces
@@ -128,23 +142,25 @@ class SearchParams:
         return np.array([self.exploration, self.rave_bias, self.score_weight,
                          self.first_play_urgency, self.big_pieces, self.max_children,
                          self.widen_base, self.widen_rate, self.expand_after, self.smart,
-                         self.sharpness],
+                         self.sharpness, float(self.last_good_reply),
+                         float(self.early_sizes)],
                         np.float64)
 
 
 # Positions in SearchParams.array().
 _EXPLORATION, _RAVE_BIAS, _SCORE_WEIGHT, _FPU, _BIG_PIECES = 0, 1, 2, 3, 4
 _MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER, _SMART, _SHARPNESS = 5, 6, 7, 8, 9, 10
+_LAST_GOOD_REPLY, _EARLY_SIZES = 11, 12
 
 
-def _new_tree(capacity: int) -> Tree:
+def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
     return Tree(
         np.full(capacity, -1, np.int32), np.zeros(capacity, np.int8),
         np.zeros(capacity, np.int8), np.zeros(capacity, np.int32),
         np.full(capacity, -1, np.int32), np.zeros(capacity, np.float32),
         np.zeros(capacity, np.float32), np.zeros(capacity, np.float32),
         np.zeros(capacity, np.float32), np.zeros(capacity, np.float32),
-        np.ones(1, np.int32),
+        np.ones(1, np.int32), np.full(num_placements * num_colors, -1, np.int32),
     )
 
 
@@ -532,6 +548,12 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     max_children, expand_after = int(cfg[_MAX_CHILDREN]), cfg[_EXPAND_AFTER]
     widen_base, widen_rate = cfg[_WIDEN_BASE], cfg[_WIDEN_RATE]
     smart, sharpness = cfg[_SMART], cfg[_SHARPNESS]
+    replies = cfg[_LAST_GOOD_REPLY] > 0.0
+    early_sizes = cfg[_EARLY_SIZES] > 0.0
+    reply = tree.reply
+    no_reply = np.empty(0, np.int32)
+    num_placements = t.num_placements
+    played = np.empty(1024, np.int32)  # colour, placement pairs
     s = k.copy_state(root_state)
     v = k.views(t, s)
     place = t.place
@@ -568,11 +590,31 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                 break
         if tree.num_children[root] < 0:
             break  # the tree is full
+        n_played = 0
         if smart > 0.0:
             k.smart_playout(t, s, rng, smart, -1)
         else:
-            k.policy_playout(t, s, rng, big_pieces, -1)
+            # The tree's moves, then the playout's, for the replies.
+            for d in range(1, depth + 1):
+                played[2 * d - 2] = tree.color[path[d]]
+                played[2 * d - 1] = tree.move[path[d]]
+            prev = tree.move[path[depth]] if depth > 0 else -1
+            n_played = depth + k.guided_playout(t, s, rng, big_pieces, early_sizes,
+                                                reply if replies else no_reply, prev,
+                                                played[2 * depth:])
         _results(t, seats, s, pts, group_score, result, score_weight)
+        if replies:
+            # Last good reply: a winner's answers are kept, a loser's forgotten.
+            for i in range(1, min(n_played, played.size // 2)):
+                color = played[2 * i]
+                seat = seats.color_seat[color]
+                if seat < 0:
+                    continue
+                key = color * num_placements + played[2 * i - 1]
+                if result[seat] > 0.5:
+                    reply[key] = played[2 * i + 1]
+                elif result[seat] < 0.5 and reply[key] == played[2 * i + 1]:
+                    reply[key] = -1
         for d in range(depth + 1):
             n = path[d]
             tree.visits[n] += 1.0
@@ -794,7 +836,8 @@ class MctsPlayer:
         expected = 200_000 if self.sims is None else self.sims // self.threads
         capacity = self.capacity or max(200_000, min(6_000_000, 40 * expected))
         if not self._reuse(game) or any(int(tr.size[0]) > capacity * 0.8 for tr in self._trees):
-            self._trees = [_new_tree(capacity) for _ in range(self.threads)]
+            self._trees = [_new_tree(capacity, int(t.num_placements), int(t.num_colors))
+                           for _ in range(self.threads)]
             self._roots = [0] * self.threads
         self._variant = game.variant.id
         cfg = self.params.array()
