@@ -104,6 +104,30 @@ def test_last_good_reply_table(variant: str) -> None:
     assert (off._trees[0].reply < 0).all()
 
 
+def test_replies_outlive_a_new_tree() -> None:
+    """When the tree cannot be reused (the opponent played a move the search
+    had not looked at), the new tree keeps the game's reply table; a new
+    game starts without one."""
+    game = Game("duo")
+    player = MctsPlayer(sims=1000, seed=3)
+    game.push(player.choose(game))
+    tree, root = player._trees[0], player._roots[0]
+    first, n = int(tree.first_child[root]), int(tree.num_children[root])
+    ours = first + int(np.flatnonzero(tree.move[first:first + n] == game.placement_of(
+        game.history[-1].move))[0])
+    looked_at = {int(tree.move[c]) for c in range(int(tree.first_child[ours]),
+                 int(tree.first_child[ours] + max(0, tree.num_children[ours])))}
+    game.push_index(next(i for i in game.legal_moves.indices() if i not in looked_at))
+    before = tree.reply.copy()
+    player.sims = 1
+    player.choose(game)
+    assert player._trees[0] is not tree
+    assert (before >= 0).sum() > 100
+    assert np.mean(player._trees[0].reply == before) > 0.99
+    player.choose(Game("duo"))
+    assert (player._trees[0].reply >= 0).sum() < 100
+
+
 def play_out(players: dict[int, object], variant: str, seed: int) -> tuple[int, ...]:
     game = Game(variant)
     while not game.is_game_over():

@@ -795,15 +795,21 @@ class MctsPlayer:
         self.last_sims = 0
         """Simulations of the last search (all threads)."""
 
-    def _reuse(self, game: Game) -> bool:
-        """Move the roots down the trees along the moves played since the last
-        search; False when the trees do not fit the game."""
+    def _continues(self, game: Game) -> bool:
+        """Whether ``game`` continues the game of the last search."""
         if self._root_history is None or game.variant.id != self._variant:
             return False
         moves = [t.move for t in game.history if not t.move.is_pass]
-        old = self._root_history
-        if moves[: len(old)] != old:
+        return moves[: len(self._root_history)] == self._root_history
+
+    def _reuse(self, game: Game) -> bool:
+        """Move the roots down the trees along the moves played since the last
+        search; False when the trees do not fit the game."""
+        if not self._continues(game):
             return False
+        moves = [t.move for t in game.history if not t.move.is_pass]
+        old = self._root_history
+        assert old is not None
         new_roots = []
         for tree, root in zip(self._trees, self._roots, strict=True):
             node = root
@@ -835,10 +841,16 @@ class MctsPlayer:
         # on the second visit); a full tree just stops growing.
         expected = 200_000 if self.sims is None else self.sims // self.threads
         capacity = self.capacity or max(200_000, min(6_000_000, 40 * expected))
-        if not self._reuse(game) or any(int(tr.size[0]) > capacity * 0.8 for tr in self._trees):
+        same_game = self._reuse(game)
+        if not same_game or any(int(tr.size[0]) > capacity * 0.8 for tr in self._trees):
+            old = self._trees
             self._trees = [_new_tree(capacity, int(t.num_placements), int(t.num_colors))
                            for _ in range(self.threads)]
             self._roots = [0] * self.threads
+            if self._continues(game):
+                # The playouts' replies hold for the whole game.
+                for new, tree in zip(self._trees, old, strict=False):
+                    new.reply[:] = tree.reply
         self._variant = game.variant.id
         cfg = self.params.array()
         deadline = None
