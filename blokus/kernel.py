@@ -885,7 +885,7 @@ def _policy_move(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
 @_compiled
 def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
          limit: int, smart: float, reply: I32, played: I32, prev: int,
-         early: bool) -> tuple[int, np.uint64]:
+         early: bool, reply2: I64, prev2: int) -> tuple[int, np.uint64]:
     """Play ``placement`` (if it is >= 0) or else random moves drawn with the
     splitmix64 state ``seed``, each followed by the automatic passes, until
     the game is over or ``limit`` moves are played (-1: no limit); return the
@@ -894,7 +894,9 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
     With a non-empty ``reply`` table (last good reply, see
     :func:`guided_playout`), a colour whose entry for the move before its turn
     (``prev`` at the start) is a legal move plays it instead of drawing one;
-    a non-empty ``played`` records the moves as ``colour, placement`` pairs.
+    before that, with a non-empty ``reply2``, its entry for the two moves
+    before its turn (``prev2``, ``prev`` at the start); a non-empty
+    ``played`` records the moves as ``colour, placement`` pairs.
     With ``early``, a move not drawn among the largest pieces is drawn among
     the pieces the size schedule allows (``t.min_size``) while it allows
     some.
@@ -941,6 +943,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
     cumulative = np.empty(_KEPT if policy else 0, np.float64)
     num_placements = t.num_placements
     replies = reply.size > 0
+    replies2 = reply2.size > 0
     room = played.size // 2
     moves = 0
     while info[turn_at] >= 0:
@@ -954,13 +957,21 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
         lo, hi = np.uint64(info[color]), np.uint64(info[hi_at + color])
 
         p = placement
+        # Last good replies, when legal: to the two moves before, then to the one.
+        if replies2 and p < 0 and prev2 >= 0 and prev >= 0:
+            answer = reply2_of(reply2, color, prev2, prev, num_placements)
+            if answer >= 0:
+                aw = np.uint64(answer >> 6)
+                x = words[aw] & words[allowed + aw] & words[reach + aw]
+                if (x >> np.uint64(answer & 63)) & u1:
+                    p = answer
         if replies and p < 0 and prev >= 0:
-            r = reply[color * num_placements + prev]
-            if r >= 0:
-                rw = np.uint64(r >> 6)
-                x = words[rw] & words[allowed + rw] & words[reach + rw]
-                if (x >> np.uint64(r & 63)) & u1:
-                    p = r
+            answer = int(reply[color * num_placements + prev])
+            if answer >= 0:
+                aw = np.uint64(answer >> 6)
+                x = words[aw] & words[allowed + aw] & words[reach + aw]
+                if (x >> np.uint64(answer & 63)) & u1:
+                    p = answer
         if p < 0:
             if policy:
                 p, seed = _policy_move(t, s, color, seed, weight, size_count, value,
@@ -1118,6 +1129,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
             if moves < room:
                 played[2 * moves] = color
                 played[2 * moves + 1] = p
+            prev2 = prev
             prev = p
             moves += 1
 
@@ -1165,13 +1177,15 @@ def play(t: Tables, s: State, placement: int) -> None:
     not a legal move of the colour to move."""
     if not is_legal(t, s, placement):
         raise IllegalMoveError("the placement is not a legal move of the colour to move")
-    _run(t, s, np.uint64(0), placement, np.uint64(0), 1, 0.0, _none(), _none(), -1, False)
+    _run(t, s, np.uint64(0), placement, np.uint64(0), 1, 0.0, _none(), _none(), -1, False,
+         _none64(), -1)
 
 
 @_compiled
 def playout(t: Tables, s: State, rng: U64) -> int:
     """Play uniformly random moves until the game is over; return the number played."""
-    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), -1, 0.0, _none(), _none(), -1, False)
+    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), -1, 0.0, _none(), _none(), -1, False,
+                         _none64(), -1)
     return moves
 
 
@@ -1182,7 +1196,8 @@ def policy_playout(t: Tables, s: State, rng: U64, big_pieces: float, limit: int)
     probability ``big_pieces``, uniformly random among the legal moves of the
     largest piece size the colour to move can play, else uniformly random."""
     big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
-    moves, rng[0] = _run(t, s, rng[0], -1, big, limit, 0.0, _none(), _none(), -1, False)
+    moves, rng[0] = _run(t, s, rng[0], -1, big, limit, 0.0, _none(), _none(), -1, False,
+                         _none64(), -1)
     return moves
 
 
@@ -1193,32 +1208,77 @@ def smart_playout(t: Tables, s: State, rng: U64, size_factor: float, limit: int)
     over or ``limit`` moves are played (-1: no limit); return the number
     played."""
     moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), limit, max(size_factor, 1e-9),
-                         _none(), _none(), -1, False)
+                         _none(), _none(), -1, False, _none64(), -1)
     return moves
+
+
+REPLY2_SIZE = 1 << 16
+"""Entries per colour of the hashed table of replies to two moves."""
+
+
+@_compiled
+def _reply2_slot(color: int, first: int, second: int, num_placements: int) -> tuple[int, int]:
+    """Where the reply of ``color`` to the moves ``first``, ``second`` lives
+    in a table of :data:`REPLY2_SIZE` entries per colour, and its key."""
+    key = first * num_placements + second
+    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)
+    return color * REPLY2_SIZE + int(h), key
+
+
+@_compiled
+def reply2_of(reply2: I64, color: int, first: int, second: int, num_placements: int) -> int:
+    """The reply of ``color`` to the moves ``first``, ``second`` in a
+    two-move reply table (entries ``key << 32 | reply``, -1 empty), -1 if none."""
+    slot, key = _reply2_slot(color, first, second, num_placements)
+    entry = reply2[slot]
+    if entry >= 0 and entry >> 32 == key:
+        return int(entry & 0xFFFFFFFF)
+    return -1
+
+
+@_compiled
+def set_reply2(reply2: I64, color: int, first: int, second: int, num_placements: int,
+               move: int, good: bool) -> None:
+    """Record (``good``) or forget (if it is there) ``move`` as the reply of
+    ``color`` to the moves ``first``, ``second``."""
+    slot, key = _reply2_slot(color, first, second, num_placements)
+    entry = (np.int64(key) << 32) | move
+    if good:
+        reply2[slot] = entry
+    elif reply2[slot] == entry:
+        reply2[slot] = -1
 
 
 @_compiled
 def guided_playout(t: Tables, s: State, rng: U64, big_pieces: float, early_sizes: bool,
-                   reply: I32, prev: int, played: I32) -> int:
+                   reply: I32, reply2: I64, prev2: int, prev: int, played: I32) -> int:
     """The search's playout: :func:`policy_playout` to the end of the game,
     with two more rules.  With ``early_sizes``, a move not drawn among the
     largest pieces is drawn among the pieces of at least ``t.min_size[r]``
     cells in the ``r``-th round (all pieces once none of those is legal, or
-    past the schedule).  With a non-empty ``reply`` table, last good reply:
-    ``reply[c * t.num_placements + q]`` (-1 for none) is the move colour
-    ``c`` plays after the move ``q`` (the move before its turn; ``prev``
-    before the first turn, -1 if unknown) when it is legal.  The moves played
-    are written to ``played`` as ``colour, placement`` pairs (as many as
-    fit); returns the number played.  The search fills in the reply table
-    from the simulations' results."""
+    past the schedule).  With non-empty reply tables, last good reply: a
+    colour plays its reply to the two moves before its turn
+    (:func:`reply2_of` in ``reply2``) if it has one and it is legal, else
+    its reply to the move before its turn, ``reply[c * t.num_placements +
+    q]`` (-1 for none), if that is legal.  ``prev2``, ``prev``: the two
+    moves before the first turn (-1 if unknown).  The moves played are
+    written to ``played`` as ``colour, placement`` pairs (as many as fit);
+    returns the number played.  The search fills in the reply tables from
+    the simulations' results."""
     big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
-    moves, rng[0] = _run(t, s, rng[0], -1, big, -1, 0.0, reply, played, prev, early_sizes)
+    moves, rng[0] = _run(t, s, rng[0], -1, big, -1, 0.0, reply, played, prev, early_sizes,
+                         reply2, prev2)
     return moves
 
 
 @_compiled
 def _none() -> I32:
     return np.empty(0, np.int32)
+
+
+@_compiled
+def _none64() -> I64:
+    return np.empty(0, np.int64)
 
 
 @_compiled

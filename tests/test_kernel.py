@@ -194,11 +194,12 @@ def test_guided_playout_records_its_moves_and_plays_the_replies(variant: str) ->
     is legal is played instead of a drawn move, one that is not is ignored."""
     t = kernel.tables(variant)
     table = np.full(t.num_colors * t.num_placements, -1, np.int32)
+    none2 = np.empty(0, np.int64)
     played = np.empty(512, np.int32)
     for seed in range(3):
         a, b = kernel.new_state(t), kernel.new_state(t)
-        n = kernel.guided_playout(t, a, kernel.rng_state(seed), 0.5, False, table, -1,
-                                  played)
+        n = kernel.guided_playout(t, a, kernel.rng_state(seed), 0.5, False, table, none2,
+                                  -1, -1, played)
         assert n == kernel.policy_playout(t, b, kernel.rng_state(seed), 0.5, -1)
         assert np.array_equal(kernel.views(t, a).board, kernel.views(t, b).board)
         game = Game(variant)
@@ -220,10 +221,57 @@ def test_guided_playout_records_its_moves_and_plays_the_replies(variant: str) ->
         first = []
         for seed in range(5):
             c = kernel.copy_state(s)
-            kernel.guided_playout(t, c, kernel.rng_state(seed), 0.5, False, table, prev, played)
+            kernel.guided_playout(t, c, kernel.rng_state(seed), 0.5, False, table, none2,
+                                  -1, prev, played)
             assert played[0] == color
             first.append(int(played[1]))
         assert (set(first) == {answer}) == expect_it, variant
+
+    # A legal reply to the two moves before comes first, then the one-move reply.
+    prev2 = int(kernel.views(t, s).last_move[(color - 2) % t.num_colors])
+    table[:] = -1
+    table[color * t.num_placements + prev] = int(legal[0])
+    pairs = np.full(kernel.REPLY2_SIZE * t.num_colors, -1, np.int64)
+    for answer, expected in ((int(legal[-1]), int(legal[-1])), (illegal, int(legal[0]))):
+        kernel.set_reply2(pairs, color, prev2, prev, t.num_placements, answer, True)
+        c = kernel.copy_state(s)
+        kernel.guided_playout(t, c, kernel.rng_state(0), 0.5, False, table, pairs,
+                              prev2, prev, played)
+        assert played[1] == expected, variant
+
+
+def test_two_move_replies_are_recorded_found_and_forgotten() -> None:
+    """The hashed table of replies to two moves: a reply is found for its own
+    pair of moves only, replaced by a newer one, forgotten only by a loss of
+    the same reply."""
+    n = kernel.tables("duo").num_placements
+    table = np.full(kernel.REPLY2_SIZE * 2, -1, np.int64)
+    assert kernel.reply2_of(table, 1, 10, 20, n) == -1
+    kernel.set_reply2(table, 1, 10, 20, n, 77, True)
+    assert kernel.reply2_of(table, 1, 10, 20, n) == 77
+    assert kernel.reply2_of(table, 0, 10, 20, n) == -1
+    assert kernel.reply2_of(table, 1, 20, 10, n) == -1
+    kernel.set_reply2(table, 1, 10, 20, n, 78, False)  # another move lost: kept
+    assert kernel.reply2_of(table, 1, 10, 20, n) == 77
+    kernel.set_reply2(table, 1, 10, 20, n, 79, True)
+    assert kernel.reply2_of(table, 1, 10, 20, n) == 79
+    kernel.set_reply2(table, 1, 10, 20, n, 79, False)
+    assert kernel.reply2_of(table, 1, 10, 20, n) == -1
+    # Pairs that share a slot do not read each other's replies.
+    slots: dict[int, tuple[int, int]] = {}
+    rng = random.Random(1)
+    for _ in range(100_000):
+        pair = (rng.randrange(n), rng.randrange(n))
+        slot, _ = kernel._reply2_slot(1, pair[0], pair[1], n)
+        if slot in slots and slots[slot] != pair:
+            other = slots[slot]
+            kernel.set_reply2(table, 1, other[0], other[1], n, 33, True)
+            assert kernel.reply2_of(table, 1, pair[0], pair[1], n) == -1
+            assert kernel.reply2_of(table, 1, other[0], other[1], n) == 33
+            break
+        slots[slot] = pair
+    else:
+        pytest.fail("no two pairs share a slot")
 
 
 @pytest.mark.parametrize("variant", ["duo", "classic", "trigon_3"])
@@ -239,8 +287,8 @@ def test_guided_playout_keeps_to_the_size_schedule(variant: str) -> None:
     for early in (True, False):
         for seed in range(6):
             s = kernel.new_state(t)
-            n = kernel.guided_playout(t, s, kernel.rng_state(seed), 0.0, early, table, -1,
-                                      played)
+            n = kernel.guided_playout(t, s, kernel.rng_state(seed), 0.0, early, table,
+                                      np.empty(0, np.int64), -1, -1, played)
             game = Game(variant)
             for i in range(n):
                 color, p = int(played[2 * i]), int(played[2 * i + 1])

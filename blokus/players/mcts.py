@@ -99,6 +99,8 @@ class Tree(NamedTuple):
     reply: I32
     """The playouts' last good replies: per colour and move, the move that
     answered it in the last simulation the colour won (-1: none)."""
+    reply2: npt.NDArray[np.int64]
+    """The same for pairs of moves (:func:`blokus.kernel.reply2_of`)."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,10 @@ class SearchParams:
     move that answered it in the last simulation the colour won, when that is
     legal (:func:`blokus.kernel.guided_playout`); the search keeps one table
     of replies per tree, for the whole game."""
+    reply_to_two: bool = False
+    """With ``last_good_reply``: a colour first tries its last good reply to
+    the two moves before its turn (a hashed table), then its reply to the
+    one move before."""
     early_sizes: bool = False
     """Playout policy: the moves not chosen among the largest pieces are
     chosen among the pieces the kernel's size schedule allows early in the
@@ -143,14 +149,14 @@ class SearchParams:
                          self.first_play_urgency, self.big_pieces, self.max_children,
                          self.widen_base, self.widen_rate, self.expand_after, self.smart,
                          self.sharpness, float(self.last_good_reply),
-                         float(self.early_sizes)],
+                         float(self.early_sizes), float(self.reply_to_two)],
                         np.float64)
 
 
 # Positions in SearchParams.array().
 _EXPLORATION, _RAVE_BIAS, _SCORE_WEIGHT, _FPU, _BIG_PIECES = 0, 1, 2, 3, 4
 _MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER, _SMART, _SHARPNESS = 5, 6, 7, 8, 9, 10
-_LAST_GOOD_REPLY, _EARLY_SIZES = 11, 12
+_LAST_GOOD_REPLY, _EARLY_SIZES, _REPLY2 = 11, 12, 13
 
 
 def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
@@ -161,6 +167,7 @@ def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
         np.zeros(capacity, np.float32), np.zeros(capacity, np.float32),
         np.zeros(capacity, np.float32), np.zeros(capacity, np.float32),
         np.ones(1, np.int32), np.full(num_placements * num_colors, -1, np.int32),
+        np.full(k.REPLY2_SIZE * num_colors, -1, np.int64),
     )
 
 
@@ -550,8 +557,9 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     smart, sharpness = cfg[_SMART], cfg[_SHARPNESS]
     replies = cfg[_LAST_GOOD_REPLY] > 0.0
     early_sizes = cfg[_EARLY_SIZES] > 0.0
-    reply = tree.reply
-    no_reply = np.empty(0, np.int32)
+    replies2 = cfg[_REPLY2] > 0.0
+    reply, reply2 = tree.reply, tree.reply2
+    no_reply, no_reply2 = np.empty(0, np.int32), np.empty(0, np.int64)
     num_placements = t.num_placements
     played = np.empty(1024, np.int32)  # colour, placement pairs
     s = k.copy_state(root_state)
@@ -599,9 +607,10 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                 played[2 * d - 2] = tree.color[path[d]]
                 played[2 * d - 1] = tree.move[path[d]]
             prev = tree.move[path[depth]] if depth > 0 else -1
-            n_played = depth + k.guided_playout(t, s, rng, big_pieces, early_sizes,
-                                                reply if replies else no_reply, prev,
-                                                played[2 * depth:])
+            prev2 = tree.move[path[depth - 1]] if depth > 1 else -1
+            n_played = depth + k.guided_playout(
+                t, s, rng, big_pieces, early_sizes, reply if replies else no_reply,
+                reply2 if replies2 else no_reply2, prev2, prev, played[2 * depth:])
         _results(t, seats, s, pts, group_score, result, score_weight)
         if replies:
             # Last good reply: a winner's answers are kept, a loser's forgotten.
@@ -611,10 +620,14 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                 if seat < 0:
                     continue
                 key = color * num_placements + played[2 * i - 1]
+                move = played[2 * i + 1]
                 if result[seat] > 0.5:
-                    reply[key] = played[2 * i + 1]
-                elif result[seat] < 0.5 and reply[key] == played[2 * i + 1]:
+                    reply[key] = move
+                elif result[seat] < 0.5 and reply[key] == move:
                     reply[key] = -1
+                if replies2 and i >= 2 and result[seat] != 0.5:
+                    k.set_reply2(reply2, color, played[2 * i - 3], played[2 * i - 1],
+                                 num_placements, move, result[seat] > 0.5)
         for d in range(depth + 1):
             n = path[d]
             tree.visits[n] += 1.0
@@ -851,6 +864,7 @@ class MctsPlayer:
                 # The playouts' replies hold for the whole game.
                 for new, tree in zip(self._trees, old, strict=False):
                     new.reply[:] = tree.reply
+                    new.reply2[:] = tree.reply2
         self._variant = game.variant.id
         cfg = self.params.array()
         deadline = None
