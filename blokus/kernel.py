@@ -61,6 +61,10 @@ Compiled functions (callable from Python and from other numba code)
     ``k`` cells drawn with weight ``size_factor ** k``.  Three (Duo) to seven
     (Trigon) times slower per move than ``policy_playout``; the search uses
     it only when asked (``SearchParams.smart``).
+``guided_playout(t, s, rng, big_pieces, early_sizes, reply, reply2, prev2, prev, played) -> int``
+    The search's playout: ``policy_playout`` to the end, where a colour
+    plays its last good reply (from the tables the search keeps) when that
+    is legal, and which records the moves it plays.
 ``points(t, s, out)``
     Each colour's points as Pentobi reports them (``game.scores("cells")``):
     cells placed, plus 15 for placing every piece (20 if the single cell went

@@ -85,9 +85,9 @@ def test_tree_is_reused_between_moves() -> None:
 
 @pytest.mark.parametrize("variant", ["duo", "classic_3"])
 def test_last_good_reply_table(variant: str) -> None:
-    """With last good reply the search fills its reply table (with
-    placements, not for the shared colour), reproducibly; without, it leaves
-    the table empty."""
+    """With last good reply the search fills its reply tables (with
+    placements, not for the shared colour), reproducibly; without replies
+    to two moves it leaves that table empty, without last good reply both."""
     from blokus.players.mcts import SearchParams
 
     game = random_position(variant, 3, seed=6)
@@ -99,14 +99,14 @@ def test_last_good_reply_table(variant: str) -> None:
     assert (table >= 0).sum() > 0 and table.max() < table.shape[1]
     if variant == "classic_3":
         assert (table[3] < 0).all()  # the shared colour's moves belong to nobody
-    assert (a._trees[0].reply2 < 0).all()  # replies to two moves are off by default
+    pairs = a._trees[0].reply2
+    assert (pairs >= 0).sum() > 0 and ((pairs[pairs >= 0] & 0xFFFFFFFF) < table.shape[1]).all()
+    one = MctsPlayer(sims=600, seed=2, params=SearchParams(reply_to_two=False))
+    one.choose(game.copy())
+    assert (one._trees[0].reply >= 0).sum() > 0 and (one._trees[0].reply2 < 0).all()
     off = MctsPlayer(sims=600, seed=2, params=SearchParams(last_good_reply=False))
     off.choose(game.copy())
-    assert (off._trees[0].reply < 0).all()
-    two = MctsPlayer(sims=600, seed=2, params=SearchParams(reply_to_two=True))
-    two.choose(game.copy())
-    pairs = two._trees[0].reply2
-    assert (pairs >= 0).sum() > 0 and ((pairs[pairs >= 0] & 0xFFFFFFFF) < table.shape[1]).all()
+    assert (off._trees[0].reply < 0).all() and (off._trees[0].reply2 < 0).all()
 
 
 def test_replies_outlive_a_new_tree() -> None:

@@ -10,12 +10,13 @@ early on) with weights learned from strong players' games
 per simulation, a playout to the end of the game (half of its moves chosen
 among the largest pieces available, the others uniformly at random, except
 that a colour plays its last good reply when it is legal: the move with
-which it answered the move before its turn in the last simulation it won),
-and the result of every seat backed up along the path.  RAVE counts a move as played
-in a simulation when its colour covers all of its cells at the end.  A seat's
-result is its place against the other groups (1 win, 0 loss, ties shared)
-blended with a score-difference term (weight 0.3), so the search prefers
-winning by more.
+which it answered the two moves, or else the one move, before its turn in
+the last simulation it won),
+and the result of every seat backed up along the path.  RAVE counts a move
+as played in a simulation when its colour covers all of its cells at the
+end.  A seat's result is its place against the other groups (1 win, 0 loss,
+ties shared) blended with a score-difference term (weight 0.3), so the
+search prefers winning by more.
 
 Nodes keep their children sorted by prior; below the root only the best 48
 are kept, a node is expanded on its second visit, and selection widens
@@ -130,7 +131,7 @@ class SearchParams:
     move that answered it in the last simulation the colour won, when that is
     legal (:func:`blokus.kernel.guided_playout`); the search keeps one table
     of replies per tree, for the whole game."""
-    reply_to_two: bool = False
+    reply_to_two: bool = True
     """With ``last_good_reply``: a colour first tries its last good reply to
     the two moves before its turn (a hashed table), then its reply to the
     one move before."""
@@ -557,7 +558,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     smart, sharpness = cfg[_SMART], cfg[_SHARPNESS]
     replies = cfg[_LAST_GOOD_REPLY] > 0.0
     early_sizes = cfg[_EARLY_SIZES] > 0.0
-    replies2 = cfg[_REPLY2] > 0.0
+    replies2 = replies and cfg[_REPLY2] > 0.0
     reply, reply2 = tree.reply, tree.reply2
     no_reply, no_reply2 = np.empty(0, np.int32), np.empty(0, np.int64)
     num_placements = t.num_placements
