@@ -15,7 +15,7 @@ pytest.importorskip("numba")
 
 import numpy as np  # noqa: E402
 
-from blokus.players.mcts import MctsPlayer  # noqa: E402
+from blokus.players.mcts import MctsPlayer, SearchParams  # noqa: E402
 
 
 def random_position(variant: str, plies: int, seed: int) -> Game:
@@ -88,8 +88,6 @@ def test_last_good_reply_table(variant: str) -> None:
     """With last good reply the search fills its reply tables (with
     placements, not for the shared colour), reproducibly; without replies
     to two moves it leaves that table empty, without last good reply both."""
-    from blokus.players.mcts import SearchParams
-
     game = random_position(variant, 3, seed=6)
     on = SearchParams(last_good_reply=True)
     a, b = MctsPlayer(sims=600, seed=2, params=on), MctsPlayer(sims=600, seed=2, params=on)

@@ -855,8 +855,8 @@ class MctsPlayer:
         # on the second visit); a full tree just stops growing.
         expected = 200_000 if self.sims is None else self.sims // self.threads
         capacity = self.capacity or max(200_000, min(6_000_000, 40 * expected))
-        same_game = self._reuse(game)
-        if not same_game or any(int(tr.size[0]) > capacity * 0.8 for tr in self._trees):
+        reused = self._reuse(game)
+        if not reused or any(int(tr.size[0]) > capacity * 0.8 for tr in self._trees):
             old = self._trees
             self._trees = [_new_tree(capacity, int(t.num_placements), int(t.num_colors))
                            for _ in range(self.threads)]
