@@ -603,10 +603,10 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         if smart > 0.0:
             k.smart_playout(t, s, rng, smart, -1)
         else:
-            # The tree's moves, then the playout's, for the replies.
-            for d in range(1, depth + 1):
-                played[2 * d - 2] = tree.color[path[d]]
-                played[2 * d - 1] = tree.move[path[d]]
+            if replies:  # the tree's moves, then the playout's, for the replies
+                for d in range(1, depth + 1):
+                    played[2 * d - 2] = tree.color[path[d]]
+                    played[2 * d - 1] = tree.move[path[d]]
             prev = tree.move[path[depth]] if depth > 0 else -1
             prev2 = tree.move[path[depth - 1]] if depth > 1 else -1
             n_played = depth + k.guided_playout(
@@ -809,25 +809,25 @@ class MctsPlayer:
         self.last_sims = 0
         """Simulations of the last search (all threads)."""
 
-    def _continues(self, game: Game) -> bool:
-        """Whether ``game`` continues the game of the last search."""
+    def _moves_since(self, game: Game) -> list[Move] | None:
+        """The moves played since the last search (passes left out); None
+        when ``game`` does not continue the game of the last search."""
         if self._root_history is None or game.variant.id != self._variant:
-            return False
+            return None
         moves = [t.move for t in game.history if not t.move.is_pass]
-        return moves[: len(self._root_history)] == self._root_history
+        done = len(self._root_history)
+        return moves[done:] if moves[:done] == self._root_history else None
 
     def _reuse(self, game: Game) -> bool:
         """Move the roots down the trees along the moves played since the last
         search; False when the trees do not fit the game."""
-        if not self._continues(game):
+        since = self._moves_since(game)
+        if since is None:
             return False
-        moves = [t.move for t in game.history if not t.move.is_pass]
-        old = self._root_history
-        assert old is not None
         new_roots = []
         for tree, root in zip(self._trees, self._roots, strict=True):
             node = root
-            for move in moves[len(old):]:
+            for move in since:
                 index = game.placement_of(move)
                 n = int(tree.num_children[node])
                 if n <= 0:
@@ -861,7 +861,7 @@ class MctsPlayer:
             self._trees = [_new_tree(capacity, int(t.num_placements), int(t.num_colors))
                            for _ in range(self.threads)]
             self._roots = [0] * self.threads
-            if self._continues(game):
+            if self._moves_since(game) is not None:
                 # The playouts' replies hold for the whole game.
                 for new, tree in zip(self._trees, old, strict=False):
                     new.reply[:] = tree.reply
