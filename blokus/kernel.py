@@ -45,6 +45,9 @@ Compiled functions (callable from Python and from other numba code)
     next colour that can move, passing for the others; ``to_move`` becomes
     ``-1`` when none can.  Raises :class:`~blokus.notation.IllegalMoveError`
     (changing nothing) for a placement the colour to move may not play.
+``play_moves(t, s, placements)``
+    Plays a sequence of placements known to be legal (unchecked), in one
+    call: the search's way down its tree.
 ``random_move(t, s, rng) -> int``
     A uniformly random legal placement of the colour to move (``-1`` when
     the game is over).
@@ -55,10 +58,11 @@ Compiled functions (callable from Python and from other numba code)
     The same with a playout policy: each move is, with probability
     ``big_pieces``, chosen among the legal moves of the largest piece size
     the colour can play; stops after ``limit`` moves unless ``limit`` is -1.
-``smart_playout(t, s, rng, size_factor, limit) -> int``
+``smart_playout(t, s, rng, size_factor, limit, played) -> int``
     The same with Pentobi's kind of playout policy: only large pieces in the
     first rounds, moves answering the opponents' last pieces first, a move of
-    ``k`` cells drawn with weight ``size_factor ** k``.  Three (Duo) to seven
+    ``k`` cells drawn with weight ``size_factor ** k``; records the moves
+    played in ``played`` (as in ``guided_playout``).  Three (Duo) to seven
     (Trigon) times slower per move than ``policy_playout``; the search uses
     it only when asked (``SearchParams.smart``).
 ``guided_playout(t, s, rng, big_pieces, early_sizes, reply, reply2, prev2, prev, played) -> int``
@@ -887,13 +891,14 @@ def _policy_move(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
 
 
 @_compiled
-def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
+def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
          limit: int, smart: float, reply: I32, played: I32, prev: int,
          early: bool, reply2: I64, prev2: int) -> tuple[int, np.uint64]:
-    """Play ``placement`` (if it is >= 0) or else random moves drawn with the
-    splitmix64 state ``seed``, each followed by the automatic passes, until
-    the game is over or ``limit`` moves are played (-1: no limit); return the
-    number of moves played and the new ``seed``.
+    """Play the placements ``forced`` (unchecked), then random moves drawn
+    with the splitmix64 state ``seed``, each followed by the automatic
+    passes, until the game is over or ``limit`` moves are played (-1: no
+    limit; at least one move); return the number of moves played and the
+    new ``seed``.
 
     With a non-empty ``reply`` table (last good reply, see
     :func:`guided_playout`), a colour whose entry for the move before its turn
@@ -932,10 +937,11 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
     placed_at, last_piece_at, turn_at = t.placed_at, t.last_piece_at, t.turn_at
     size_mask, piece_size, num_pieces = t.size_mask, t.piece_size, t.num_pieces
     min_size, max_size = t.min_size, t.max_size
-    lazy = placement < 0 and limit < 0
+    num_forced = forced.size
+    lazy = num_forced == 0 and limit < 0
     # Scratch space of the playout policy (see _policy_move); empty for
     # play and the other playouts.
-    policy = placement < 0 and smart > 0.0
+    policy = smart > 0.0
     weight = np.empty(t.max_size + 1 if policy else 0, np.float64)
     for cells_in_piece in range(weight.size):
         weight[cells_in_piece] = smart ** cells_in_piece
@@ -960,7 +966,7 @@ def _run(t: Tables, s: State, seed: np.uint64, placement: int, big: np.uint64,
         attach = attach_at + forbidden
         lo, hi = np.uint64(info[color]), np.uint64(info[hi_at + color])
 
-        p = placement
+        p = int(forced[moves]) if moves < num_forced else -1
         # Last good replies, when legal: to the two moves before, then to the one.
         if replies2 and p < 0 and prev2 >= 0 and prev >= 0:
             answer = reply2_of(reply2, color, prev2, prev, num_placements)
@@ -1181,14 +1187,27 @@ def play(t: Tables, s: State, placement: int) -> None:
     not a legal move of the colour to move."""
     if not is_legal(t, s, placement):
         raise IllegalMoveError("the placement is not a legal move of the colour to move")
-    _run(t, s, np.uint64(0), placement, np.uint64(0), 1, 0.0, _none(), _none(), -1, False,
+    forced = np.empty(1, np.int32)
+    forced[0] = placement
+    _run(t, s, np.uint64(0), forced, np.uint64(0), 1, 0.0, _none(), _none(), -1, False,
          _none64(), -1)
+
+
+@_compiled
+def play_moves(t: Tables, s: State, placements: I32) -> None:
+    """Play ``placements`` in order, each for the colour to move, with the
+    automatic passes: :func:`play` in one call (cheaper per move), for moves
+    known to be legal, as the search's moves down its tree are; nothing
+    checks them."""
+    if placements.size > 0:
+        _run(t, s, np.uint64(0), placements, np.uint64(0), placements.size, 0.0, _none(),
+             _none(), -1, False, _none64(), -1)
 
 
 @_compiled
 def playout(t: Tables, s: State, rng: U64) -> int:
     """Play uniformly random moves until the game is over; return the number played."""
-    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), -1, 0.0, _none(), _none(), -1, False,
+    moves, rng[0] = _run(t, s, rng[0], _none(), np.uint64(0), -1, 0.0, _none(), _none(), -1, False,
                          _none64(), -1)
     return moves
 
@@ -1200,19 +1219,21 @@ def policy_playout(t: Tables, s: State, rng: U64, big_pieces: float, limit: int)
     probability ``big_pieces``, uniformly random among the legal moves of the
     largest piece size the colour to move can play, else uniformly random."""
     big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
-    moves, rng[0] = _run(t, s, rng[0], -1, big, limit, 0.0, _none(), _none(), -1, False,
+    moves, rng[0] = _run(t, s, rng[0], _none(), big, limit, 0.0, _none(), _none(), -1, False,
                          _none64(), -1)
     return moves
 
 
 @_compiled
-def smart_playout(t: Tables, s: State, rng: U64, size_factor: float, limit: int) -> int:
+def smart_playout(t: Tables, s: State, rng: U64, size_factor: float, limit: int,
+                  played: I32) -> int:
     """Play moves chosen by the playout policy of :func:`_policy_move` (a
     move of ``k`` cells weighted ``size_factor ** k``) until the game is
     over or ``limit`` moves are played (-1: no limit); return the number
-    played."""
-    moves, rng[0] = _run(t, s, rng[0], -1, np.uint64(0), limit, max(size_factor, 1e-9),
-                         _none(), _none(), -1, False, _none64(), -1)
+    played.  The moves played are written to ``played`` as ``colour,
+    placement`` pairs (as many as fit; it may be empty)."""
+    moves, rng[0] = _run(t, s, rng[0], _none(), np.uint64(0), limit, max(size_factor, 1e-9),
+                         _none(), played, -1, False, _none64(), -1)
     return moves
 
 
@@ -1270,7 +1291,7 @@ def guided_playout(t: Tables, s: State, rng: U64, big_pieces: float, early_sizes
     returns the number played.  The search fills in the reply tables from
     the simulations' results."""
     big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
-    moves, rng[0] = _run(t, s, rng[0], -1, big, -1, 0.0, reply, played, prev, early_sizes,
+    moves, rng[0] = _run(t, s, rng[0], _none(), big, -1, 0.0, reply, played, prev, early_sizes,
                          reply2, prev2)
     return moves
 

@@ -18,6 +18,7 @@ from blokus.kernel import State, Tables  # noqa: E402
 from blokus.placements import PlacementTable  # noqa: E402
 
 RANDOM_GAMES = 100
+NO_MOVES = np.empty(0, np.int32)  # a "played" buffer that records nothing
 
 
 def mask(t: Tables, s: State, color: int) -> int:
@@ -351,7 +352,7 @@ def test_smart_playout_answers_and_plays_large_pieces(variant: str) -> None:
             allowed = [int(p) for p in legal if sizes[p] >= smallest] or [int(p) for p in legal]
             local = local_cells(game, color)
             answers = [p for p in allowed if local & set(t.place[p, 4:4 + sizes[p]].tolist())]
-            assert kernel.smart_playout(t, s, rng, 3.0, 1) == 1
+            assert kernel.smart_playout(t, s, rng, 3.0, 1, NO_MOVES) == 1
             played = int(kernel.views(t, s).last_move[color])
             assert played in allowed, f"{variant} ply {game.ply}"
             if answers:
@@ -371,15 +372,27 @@ def test_smart_playout_to_the_end() -> None:
 
     def board(seed: int) -> list[int]:
         s = kernel.new_state(t)
-        kernel.smart_playout(t, s, kernel.rng_state(seed), 3.0, -1)
+        kernel.smart_playout(t, s, kernel.rng_state(seed), 3.0, -1, NO_MOVES)
         assert kernel.to_move(s) == -1
         return kernel.views(t, s).board.tolist()
 
     assert board(3) == board(3)
     for seed in range(10):
         s = kernel.new_state(t)
-        assert kernel.smart_playout(t, s, kernel.rng_state(seed), 3.0, 4) == 4
+        assert kernel.smart_playout(t, s, kernel.rng_state(seed), 3.0, 4, NO_MOVES) == 4
         assert (kernel.views(t, s).board >= 0).sum() == 20
+    # The moves it records are the moves it played.
+    s = kernel.new_state(t)
+    played = np.empty(2 * 42, np.int32)  # room for every piece of both colours
+    n = kernel.smart_playout(t, s, kernel.rng_state(5), 3.0, -1, played)
+    assert n > 4
+    game = Game("duo")
+    for i in range(n):
+        assert game.turn == played[2 * i]
+        game.push_index(int(played[2 * i + 1]))
+    assert game.turn is None
+    assert kernel.views(t, s).board.tolist() == kernel.views(
+        t, kernel.state_from_game(game)).board.tolist()
 
 
 @pytest.mark.parametrize("variant", ["duo", "classic_2", "trigon_3"])
@@ -475,6 +488,32 @@ def test_copies_are_independent() -> None:
     assert v.board.shape == (t.num_cells,) and (v.board == -1).all()
     assert v.left.shape == (2, t.num_pieces) and (v.left == 1).all()
     assert tuple(v.turn) == (0, 0)
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic_3", "trigon"])
+def test_play_moves_is_play_one_by_one(variant: str) -> None:
+    """A random game's moves played in one call leave the state that playing
+    them one at a time leaves (passes included), from the start and from
+    the middle of the game."""
+    t = kernel.tables(variant)
+    for seed in range(3):
+        s = kernel.new_state(t)
+        played = np.empty(2 * 100, np.int32)
+        n = kernel.guided_playout(t, s, kernel.rng_state(seed), 0.5, False, NO_MOVES,
+                                  np.empty(0, np.int64), -1, -1, played)
+        line = played[1:2 * n:2].copy()
+        for start in (0, n // 2):
+            one, many = kernel.new_state(t), kernel.new_state(t)
+            for p in line[:start]:
+                kernel.play(t, one, int(p))
+                kernel.play(t, many, int(p))
+            kernel.play_moves(t, many, line[start:start])  # nothing
+            assert same(one, many)
+            for p in line[start:]:
+                kernel.play(t, one, int(p))
+            kernel.play_moves(t, many, line[start:])
+            assert same(one, many) and kernel.to_move(many) == -1
+            assert np.array_equal(kernel.views(t, many).board, kernel.views(t, s).board)
 
 
 def test_views_name_the_state() -> None:

@@ -107,6 +107,34 @@ def test_last_good_reply_table(variant: str) -> None:
     assert (off._trees[0].reply < 0).all() and (off._trees[0].reply2 < 0).all()
 
 
+@pytest.mark.parametrize("variant", ["duo", "classic", "trigon"])
+def test_rave_counts_the_moves_of_one_simulation(variant: str) -> None:
+    """After each simulation, the root's children whose RAVE count went up
+    are moves the colour to move could all have played in one game: the
+    child the simulation went through among them, one placement per piece,
+    no two overlapping."""
+    from blokus import kernel as k
+    from blokus.players import mcts
+
+    game = random_position(variant, 4, seed=9)
+    t, seats, state = k.tables(variant), mcts.seats_for(game), k.state_from_game(game)
+    tree = mcts._new_tree(100_000, int(t.num_placements), int(t.num_colors))
+    rng, cfg = k.rng_state(4), SearchParams().array()
+    mcts.search(t, seats, tree, 0, state, 1, rng, cfg)
+    first, n = int(tree.first_child[0]), int(tree.num_children[0])
+    assert n == len(game.legal_moves)
+    for _ in range(30):
+        visits, rave = tree.visits[first:first + n].copy(), tree.rave_n[first:first + n].copy()
+        assert mcts.search(t, seats, tree, 0, state, 1, rng, cfg) == 1
+        hit = np.flatnonzero(tree.rave_n[first:first + n] > rave)
+        went = np.flatnonzero(tree.visits[first:first + n] > visits)
+        assert len(went) == 1 and went[0] in hit
+        rows = [t.place[int(tree.move[first + i])] for i in hit]
+        assert len({int(r[mcts._PIECE]) for r in rows}) == len(rows)
+        cells = [int(c) for r in rows for c in r[mcts._CELLS:mcts._CELLS + r[mcts._SIZE]]]
+        assert len(cells) == len(set(cells))
+
+
 def test_replies_outlive_a_new_tree() -> None:
     """When the tree cannot be reused (the opponent played a move the search
     had not looked at), the new tree keeps the game's reply table; a new

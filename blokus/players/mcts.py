@@ -13,8 +13,8 @@ that a colour plays its last good reply when it is legal: the move with
 which it answered the two moves, or else the one move, before its turn in
 the last simulation it won),
 and the result of every seat backed up along the path.  RAVE counts a move
-as played in a simulation when its colour covers all of its cells at the
-end.  A seat's result is its place against the other groups (1 win, 0 loss,
+as played in a simulation when its colour played it, in the tree or in the
+playout.  A seat's result is its place against the other groups (1 win, 0 loss,
 ties shared) blended with a score-difference term (weight 0.3), so the
 search prefers winning by more.
 
@@ -563,12 +563,15 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     no_reply, no_reply2 = np.empty(0, np.int32), np.empty(0, np.int64)
     num_placements = t.num_placements
     played = np.empty(1024, np.int32)  # colour, placement pairs
+    # RAVE: stamp[c * num_placements + p] == done + 1 when colour c played
+    # placement p in the current simulation.
+    stamp = np.zeros(t.num_colors * num_placements, np.int32)
     s = k.copy_state(root_state)
     v = k.views(t, s)
-    place = t.place
     moves = np.empty(t.num_placements, np.int32)
     logits = np.empty(t.num_placements, np.float32)
-    path = np.empty(512, np.int32)
+    path = np.empty(512, np.int32)  # the nodes from the root
+    line = np.empty(512, np.int32)  # and their moves
     pts = np.zeros(t.num_colors, np.int32)
     group_score = np.zeros(max(seats.num_groups, 1), np.float32)
     result = np.zeros(seats.num_seats, np.float32)
@@ -577,45 +580,48 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         k.copy_into(s, root_state)
         if k.to_move(s) < 0:
             break
+        if tree.num_children[root] < 0:
+            _expand(t, seats, tree, root, s, v, moves, logits, 0, sharpness)
+            if tree.num_children[root] < 0:
+                break  # the tree is full
+        # Down the tree by its statistics alone, to a child never visited or
+        # one without children yet; then its moves are played in one go.
         node = root
         depth = 0
         path[0] = root
-        while True:
-            if tree.num_children[node] < 0:
-                if node != root and tree.visits[node] < expand_after:
-                    break
-                _expand(t, seats, tree, node, s, v, moves, logits,
-                        0 if node == root else max_children, sharpness)
-                if tree.num_children[node] < 0 or node != root:
-                    break
-            if tree.num_children[node] == 0:
-                break
-            child = _select(tree, node, exploration, rave_bias, fpu, widen_base, widen_rate)
-            k.play(t, s, tree.move[child])
+        while tree.num_children[node] > 0 and depth < 511:
+            node = _select(tree, node, exploration, rave_bias, fpu, widen_base, widen_rate)
             depth += 1
-            path[depth] = child
-            node = child
-            if k.to_move(s) < 0 or depth >= 511 or tree.visits[child] == 0:
+            path[depth] = node
+            line[depth - 1] = tree.move[node]
+            if tree.visits[node] == 0:
                 break
-        if tree.num_children[root] < 0:
-            break  # the tree is full
-        n_played = 0
+        k.play_moves(t, s, line[:depth])
+        # A node below the root gets its children on its ``expand_after``-th
+        # visit (unless the game is over there); the playout starts from it.
+        if (tree.num_children[node] < 0 and tree.visits[node] >= expand_after
+                and k.to_move(s) >= 0):
+            _expand(t, seats, tree, node, s, v, moves, logits, max_children, sharpness)
+        # The tree's moves, then the playout's, for RAVE and the replies.
+        for d in range(1, depth + 1):
+            played[2 * d - 2] = tree.color[path[d]]
+            played[2 * d - 1] = tree.move[path[d]]
         if smart > 0.0:
-            k.smart_playout(t, s, rng, smart, -1)
+            n_played = depth + k.smart_playout(t, s, rng, smart, -1, played[2 * depth:])
         else:
-            if replies:  # the tree's moves, then the playout's, for the replies
-                for d in range(1, depth + 1):
-                    played[2 * d - 2] = tree.color[path[d]]
-                    played[2 * d - 1] = tree.move[path[d]]
             prev = tree.move[path[depth]] if depth > 0 else -1
             prev2 = tree.move[path[depth - 1]] if depth > 1 else -1
             n_played = depth + k.guided_playout(
                 t, s, rng, big_pieces, early_sizes, reply if replies else no_reply,
                 reply2 if replies2 else no_reply2, prev2, prev, played[2 * depth:])
         _results(t, seats, s, pts, group_score, result, score_weight)
+        recorded = min(n_played, played.size // 2)
+        mark = done + 1
+        for i in range(recorded):
+            stamp[played[2 * i] * num_placements + played[2 * i + 1]] = mark
         if replies:
             # Last good reply: a winner's answers are kept, a loser's forgotten.
-            for i in range(1, min(n_played, played.size // 2)):
+            for i in range(1, recorded):
                 color = played[2 * i]
                 seat = seats.color_seat[color]
                 if seat < 0:
@@ -634,19 +640,11 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
             tree.visits[n] += 1.0
             if d > 0:
                 tree.value[n] += result[tree.seat[n]]
-            # RAVE on the final board: a child's move counts as played
-            # when its colour covers all of its cells at the end.
+            # RAVE: every child whose colour played its move.
             if tree.num_children[n] > 0:
                 first = tree.first_child[n]
                 for c in range(first, first + tree.num_children[n]):
-                    p = tree.move[c]
-                    color = tree.color[c]
-                    hit = True
-                    for j in range(_CELLS, _CELLS + place[p, _SIZE]):
-                        if v.board[place[p, j]] != color:
-                            hit = False
-                            break
-                    if hit:
+                    if stamp[tree.color[c] * num_placements + tree.move[c]] == mark:
                         tree.rave_n[c] += 1.0
                         tree.rave_v[c] += result[tree.seat[c]]
         done += 1
