@@ -917,7 +917,7 @@ def build_parser() -> argparse.ArgumentParser:
         "match",
         help="play two players against each other",
         description="Play PLAYER_A against PLAYER_B: pairs of games with the seats "
-        "swapped, in parallel worker processes; prints wins, win rate with a 95%% "
+        "swapped, in parallel worker processes; prints wins, win rate with a 95% "
         "confidence interval, the Elo difference and each side's thinking time per "
         "move.  A player is random, greedy, "
         "level:1..9, mcts:sims=N[,seconds=S][,threads=T] or gtp:'COMMAND LINE' for an external "

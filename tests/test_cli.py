@@ -404,7 +404,7 @@ def test_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str], tmp_
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("command", [[], ["play"], ["show"], ["legal"], ["score"]])
+@pytest.mark.parametrize("command", [[], ["play"], ["show"], ["legal"], ["score"], ["match"]])
 def test_help(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run([*command, "--help"], capsys)
     assert code == 0 and err == ""
@@ -417,9 +417,11 @@ def test_help(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
         "show": ["--move", "--svg", "--no-color"],
         "legal": ["--move", "--color", "--count"],
         "score": ["--scoring"],
+        "match": ["--games", "--workers", "95% confidence", "gtp:"],
     }
     for option in expected.get(command[0] if command else "", []):
         assert option in out
+    assert "%%" not in out
 
 
 def test_subprocess() -> None:

@@ -152,11 +152,35 @@ def test_replies_outlive_a_new_tree() -> None:
     before = tree.reply.copy()
     player.sims = 1
     player.choose(game)
-    assert player._trees[0] is not tree
+    tree = player._trees[0]  # a new root (in the same memory): one simulation in it
+    assert player._roots == [0] and tree.visits[0] == 1
+    assert int(tree.size[0]) == 1 + int(tree.num_children[0]) == 1 + len(game.legal_moves)
     assert (before >= 0).sum() > 100
-    assert np.mean(player._trees[0].reply == before) > 0.99
+    assert np.mean(tree.reply == before) > 0.99
     player.choose(Game("duo"))
     assert (player._trees[0].reply >= 0).sum() < 100
+    assert player._roots == [0] and player._trees[0].visits[0] == 1
+
+
+def test_a_cleared_tree_searches_as_a_new_one() -> None:
+    """A player moving on to a position of another game empties its tree in
+    place; the search then grows exactly the tree a new player grows."""
+    used = MctsPlayer(sims=800, seed=5)
+    used.choose(random_position("classic", 5, seed=1))
+    memory = used._trees[0].move
+    game = random_position("classic", 7, seed=2)
+    new = MctsPlayer(sims=800, seed=5)
+    assert used.choose(game.copy()) == new.choose(game.copy())
+    a, b = used._trees[0], new._trees[0]
+    assert a.move is memory
+    n = int(b.size[0])
+    assert int(a.size[0]) == n > 800
+    for field in ("move", "seat", "color", "num_children", "visits", "value", "prior",
+                  "rave_n", "rave_v"):
+        assert np.array_equal(getattr(a, field)[:n], getattr(b, field)[:n]), field
+    expanded = b.num_children[:n] >= 0  # (only their first child is ever read)
+    assert np.array_equal(a.first_child[:n][expanded], b.first_child[:n][expanded])
+    assert np.array_equal(a.reply, b.reply) and np.array_equal(a.reply2, b.reply2)
 
 
 def play_out(players: dict[int, object], variant: str, seed: int) -> tuple[int, ...]:

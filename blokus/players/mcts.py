@@ -172,6 +172,22 @@ def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
     )
 
 
+def _clear(tree: Tree, replies: bool) -> None:
+    """Empty ``tree`` for a new root, keeping its arrays (a child's fields
+    are all written when it is made); with ``replies``, forget the
+    playouts' replies too."""
+    tree.size[0] = 1
+    tree.move[0] = -1
+    tree.first_child[0] = 0
+    tree.num_children[0] = -1
+    for field in (tree.seat, tree.color, tree.visits, tree.value, tree.prior, tree.rave_n,
+                  tree.rave_v):
+        field[0] = 0
+    if replies:
+        tree.reply[:] = -1
+        tree.reply2[:] = -1
+
+
 # The layout of a row of the kernel's ``place`` table.
 _SIZE, _NUM_ADJACENT, _NUM_CORNERS, _PIECE, _CELLS = 0, 1, 2, 3, 4
 
@@ -770,6 +786,11 @@ TIME_SHARES = ((5, 1.6), (9, 1.0), (1000, 0.4))
 get the second times the budget: a colour's first pieces decide most."""
 
 
+_MAX_SIMS_PER_SECOND = 100_000
+"""More simulations a second than one thread runs in any variant: sizes the
+tree for a time budget."""
+
+
 def time_share(placed: int) -> float:
     """The share of the time budget a move gets when its colour has placed
     ``placed`` pieces (about 1 on average over a game)."""
@@ -851,19 +872,30 @@ class MctsPlayer:
             return next(iter(game.legal_moves))
         # About 24 nodes per simulation below the root (48 children, expanded
         # on the second visit); a full tree just stops growing.
-        expected = 200_000 if self.sims is None else self.sims // self.threads
+        if self.sims is not None:
+            expected = self.sims // self.threads
+        else:  # a time budget
+            most = max(share for _, share in TIME_SHARES)
+            expected = math.ceil((self.seconds or 0.0) * most * _MAX_SIMS_PER_SECOND)
         capacity = self.capacity or max(200_000, min(6_000_000, 40 * expected))
         reused = self._reuse(game)
         if not reused or any(int(tr.size[0]) > capacity * 0.8 for tr in self._trees):
-            old = self._trees
-            self._trees = [_new_tree(capacity, int(t.num_placements), int(t.num_colors))
-                           for _ in range(self.threads)]
+            # The playouts' replies hold for the whole game.
+            same_game = self._moves_since(game) is not None
+            if len(self._trees) == self.threads and all(
+                    tr.move.size == capacity and tr.reply.size == t.num_placements * t.num_colors
+                    for tr in self._trees):
+                for tree in self._trees:  # a new root in the same memory
+                    _clear(tree, replies=not same_game)
+            else:
+                old = self._trees
+                self._trees = [_new_tree(capacity, int(t.num_placements), int(t.num_colors))
+                               for _ in range(self.threads)]
+                if same_game:
+                    for new, tree in zip(self._trees, old, strict=False):
+                        new.reply[:] = tree.reply
+                        new.reply2[:] = tree.reply2
             self._roots = [0] * self.threads
-            if self._moves_since(game) is not None:
-                # The playouts' replies hold for the whole game.
-                for new, tree in zip(self._trees, old, strict=False):
-                    new.reply[:] = tree.reply
-                    new.reply2[:] = tree.reply2
         self._variant = game.variant.id
         cfg = self.params.array()
         deadline = None
