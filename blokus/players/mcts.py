@@ -787,8 +787,8 @@ get the second times the budget: a colour's first pieces decide most."""
 
 
 _MAX_SIMS_PER_SECOND = 100_000
-"""More simulations a second than one thread runs in any variant: sizes the
-tree for a time budget."""
+"""A generous bound on one thread's simulations a second, which sizes the
+tree for a time budget (a tree that fills up only stops growing)."""
 
 
 def time_share(placed: int) -> float:
