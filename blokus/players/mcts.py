@@ -161,15 +161,19 @@ _LAST_GOOD_REPLY, _EARLY_SIZES, _REPLY2 = 11, 12, 13
 
 
 def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
-    return Tree(
-        np.full(capacity, -1, np.int32), np.zeros(capacity, np.int8),
+    # Only the root needs values (_clear); every other node is written
+    # whole when it is made.
+    tree = Tree(
+        np.zeros(capacity, np.int32), np.zeros(capacity, np.int8),
         np.zeros(capacity, np.int8), np.zeros(capacity, np.int32),
-        np.full(capacity, -1, np.int32), np.zeros(capacity, np.float32),
+        np.zeros(capacity, np.int32), np.zeros(capacity, np.float32),
         np.zeros(capacity, np.float32), np.zeros(capacity, np.float32),
         np.zeros(capacity, np.float32), np.zeros(capacity, np.float32),
-        np.ones(1, np.int32), np.full(num_placements * num_colors, -1, np.int32),
-        np.full(k.REPLY2_SIZE * num_colors, -1, np.int64),
+        np.zeros(1, np.int32), np.empty(num_placements * num_colors, np.int32),
+        np.empty(k.REPLY2_SIZE * num_colors, np.int64),
     )
+    _clear(tree, replies=True)
+    return tree
 
 
 def _clear(tree: Tree, replies: bool) -> None:
@@ -610,6 +614,9 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
             depth += 1
             path[depth] = node
             line[depth - 1] = tree.move[node]
+            # The tree's moves, then the playout's, for RAVE and the replies.
+            played[2 * depth - 2] = tree.color[node]
+            played[2 * depth - 1] = tree.move[node]
             if tree.visits[node] == 0:
                 break
         k.play_moves(t, s, line[:depth])
@@ -618,10 +625,6 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         if (tree.num_children[node] < 0 and tree.visits[node] >= expand_after
                 and k.to_move(s) >= 0):
             _expand(t, seats, tree, node, s, v, moves, logits, max_children, sharpness)
-        # The tree's moves, then the playout's, for RAVE and the replies.
-        for d in range(1, depth + 1):
-            played[2 * d - 2] = tree.color[path[d]]
-            played[2 * d - 1] = tree.move[path[d]]
         if smart > 0.0:
             n_played = depth + k.smart_playout(t, s, rng, smart, -1, played[2 * depth:])
         else:
