@@ -873,8 +873,10 @@ class MctsPlayer:
         state = k.state_from_game(game)
         if len(game.legal_moves) == 1:
             return next(iter(game.legal_moves))
-        # About 24 nodes per simulation below the root (48 children, expanded
-        # on the second visit); a full tree just stops growing.
+        # Room for 40 nodes a simulation: a search makes about 9 (measured on
+        # the benchmark positions: up to 48 children, expanded on the second
+        # visit), and a reused tree keeps the nodes of earlier searches; a
+        # full tree just stops growing.
         if self.sims is not None:
             expected = self.sims // self.threads
         else:  # a time budget
