@@ -60,15 +60,17 @@ Compiled functions (callable from Python and from other numba code)
     the colour can play; stops after ``limit`` moves unless ``limit`` is -1.
 ``smart_playout(t, s, rng, size_factor, limit, played) -> int``
     The same with Pentobi's kind of playout policy: only large pieces in the
-    first rounds, moves answering the opponents' last pieces first, a move of
-    ``k`` cells drawn with weight ``size_factor ** k``; records the moves
-    played in ``played`` (as in ``guided_playout``).  Three (Duo) to seven
-    (Trigon) times slower per move than ``policy_playout``; the search uses
-    it only when asked (``SearchParams.smart``).
-``guided_playout(t, s, rng, big_pieces, early_sizes, reply, reply2, prev2, prev, played) -> int``
+    first rounds, a move answering the opponents' last pieces when there is
+    one (of ``k`` cells drawn with weight ``size_factor ** k``), else a
+    uniformly random move; records the moves played in ``played`` (as in
+    ``guided_playout``).
+``guided_playout(t, s, rng, big_pieces, early_sizes, reply, reply2, prev2, prev, played,
+answers) -> int``
     The search's playout: ``policy_playout`` to the end, where a colour
     plays its last good reply (from the tables the search keeps) when that
-    is legal, and which records the moves it plays.
+    is legal, else (with ``answers`` positive) an answer to the opponents'
+    last pieces as ``smart_playout`` does, and which records the moves it
+    plays.
 ``points(t, s, out)``
     Each colour's points as Pentobi reports them (``game.scores("cells")``):
     cells placed, plus 15 for placing every piece (20 if the single cell went
@@ -754,20 +756,23 @@ _KEPT = 1024
 
 
 @_compiled
-def _policy_move(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
-                 size_count: I64, value: I8, local: I32, cand: U64, kept: I32,
-                 cumulative: F64) -> tuple[int, np.uint64]:
-    """A move of ``color`` by the playout policy (``-1`` if it has none) and
-    the new splitmix64 state; the other arrays are scratch space
-    (``value`` and ``cand`` all zero, and left so).
+def _answer(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
+            value: I8, local: I32, cand: U64, kept: I32,
+            cumulative: F64) -> tuple[int, np.uint64]:
+    """A move of ``color`` answering the opponents' last moves (``-1`` if it
+    has none) and the new splitmix64 state; the arrays after ``weight`` are
+    scratch space (``value`` and ``cand`` all zero, and left so).
 
-    Early in the game only pieces of at least ``t.min_size`` cells are
-    considered (all of them if the colour has none of those to play).  A
-    move that answers the opponents' last moves is preferred: every free cell
-    that is an attach point of an opponent's last piece, or next to one, is
-    worth 1 (2 if it is also an attach point of ``color``), and the moves
-    covering the most worth are kept.  Among the kept moves (or, with none,
-    among all), a move of ``k`` cells is drawn with weight ``weight[k]``.
+    Every free cell that is an attach point of an opponent's last piece, or
+    next to one, is worth 1 (2 if it is also an attach point of ``color``),
+    and the legal moves covering the most worth are kept; among them a move
+    of ``k`` cells is drawn with weight ``weight[k]``.  Early in the game
+    only pieces of at least ``t.min_size`` cells count (all of them if the
+    colour has none of those to play).
+
+    Pentobi's playouts answer the last moves this way; the moves are found
+    from the cells, through the cover lists, so that a colour's legal moves
+    are not counted (the fallback's draw counts them once).
     """
     words, flags, info, place = s.words, s.flags, s.info, t.place
     nw, nc, num_colors = t.num_words, t.num_cells, t.num_colors
@@ -776,22 +781,26 @@ def _policy_move(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
     lo, hi = info[color], info[t.hi_at + color]
     one = np.uint64(1)
 
-    # Legal moves of each size.
-    size_count[:] = 0
-    for w in range(lo, hi):
-        x = words[w] & words[allowed + w] & words[reach + w]
-        if x:
-            for size in range(1, t.max_size + 1):
-                size_count[size] += _popcount(x & t.size_mask[size * nw + w])
+    # Early in the game, the smallest piece size that counts (if the colour
+    # has a legal move that large).
     on_board = 0
     for c in range(num_colors):
         on_board += info[t.placed_at + c]
     rounds = on_board // num_colors
-    smallest = t.min_size[rounds] if rounds < t.min_size.size else 1
-    if size_count[smallest:].sum() == 0:
-        smallest = 1
-        if size_count.sum() == 0:
-            return -1, seed
+    smallest = 1
+    if rounds < t.min_size.size:
+        smallest = int(t.min_size[rounds])
+        found = False
+        for w in range(lo, hi):
+            x = words[w] & words[allowed + w] & words[reach + w]
+            for size in range(smallest, t.max_size + 1):
+                if x & t.size_mask[size * nw + w]:
+                    found = True
+                    break
+            if found:
+                break
+        if not found:
+            smallest = 1
 
     # The worth of the cells around the opponents' last pieces.
     num_local = 0
@@ -854,45 +863,19 @@ def _policy_move(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
     for i in range(num_local):
         value[local[i]] = 0
 
+    if n == 0:
+        return -1, seed
     seed, bits = _splitmix(seed)
-    r = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-    if n > 0:
-        r *= total
-        for i in range(n - 1):
-            if r < cumulative[i]:
-                return int(kept[i]), seed
-        return int(kept[n - 1]), seed
-
-    # No answer: a size by weight, then a move of that size uniformly.
-    total = 0.0
-    for size in range(smallest, t.max_size + 1):
-        total += size_count[size] * weight[size]
-    r *= total
-    want = t.max_size
-    for size in range(smallest, t.max_size + 1):
-        r -= size_count[size] * weight[size]
-        if r < 0.0 and size_count[size] > 0:
-            want = size
-            break
-    while size_count[want] == 0:
-        want -= 1
-    seed, bits = _splitmix(seed)
-    r_bit = _below(bits, np.uint64(size_count[want]))
-    for w in range(lo, hi):
-        x = words[w] & words[allowed + w] & words[reach + w] & t.size_mask[want * nw + w]
-        in_word = _popcount(x)
-        if r_bit < in_word:
-            while r_bit:
-                x &= x - one
-                r_bit -= one
-            return w * 64 + int(_trailing_zeros(x)), seed
-        r_bit -= in_word
-    return -1, seed  # unreachable
+    r = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+    for i in range(n - 1):
+        if r < cumulative[i]:
+            return int(kept[i]), seed
+    return int(kept[n - 1]), seed
 
 
 @_compiled
 def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
-         limit: int, smart: float, reply: I32, played: I32, prev: int,
+         limit: int, answers: float, reply: I32, played: I32, prev: int,
          early: bool, reply2: I64, prev2: int) -> tuple[int, np.uint64]:
     """Play the placements ``forced`` (unchecked), then random moves drawn
     with the splitmix64 state ``seed``, each followed by the automatic
@@ -906,9 +889,11 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
     before that, with a non-empty ``reply2``, its entry for the two moves
     before its turn (``prev2``, ``prev`` at the start); a non-empty
     ``played`` records the moves as ``colour, placement`` pairs.
-    With ``early``, a move not drawn among the largest pieces is drawn among
-    the pieces the size schedule allows (``t.min_size``) while it allows
-    some.
+    Then, with ``answers`` positive, a colour plays an answer to the
+    opponents' last moves if it has one (:func:`_answer`, a move of ``k``
+    cells weighted ``answers ** k``).  With ``early``, a move not drawn among
+    the largest pieces is drawn among the pieces the size schedule allows
+    (``t.min_size``) while it allows some.
 
     A random move is uniform among the legal moves, except that with
     probability ``big / 2**32`` it is uniform among the legal moves of the
@@ -939,13 +924,11 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
     min_size, max_size = t.min_size, t.max_size
     num_forced = forced.size
     lazy = num_forced == 0 and limit < 0
-    # Scratch space of the playout policy (see _policy_move); empty for
-    # play and the other playouts.
-    policy = smart > 0.0
+    # Scratch space of the answers (see _answer); empty without them.
+    policy = answers > 0.0
     weight = np.empty(t.max_size + 1 if policy else 0, np.float64)
     for cells_in_piece in range(weight.size):
-        weight[cells_in_piece] = smart ** cells_in_piece
-    size_count = np.empty(t.max_size + 1 if policy else 0, np.int64)
+        weight[cells_in_piece] = answers ** cells_in_piece
     value = np.zeros(t.num_cells if policy else 0, np.int8)
     local = np.empty(t.num_cells if policy else 0, np.int32)
     cand = np.zeros(t.num_words if policy else 0, np.uint64)
@@ -982,82 +965,78 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                 x = words[aw] & words[allowed + aw] & words[reach + aw]
                 if (x >> np.uint64(answer & 63)) & u1:
                     p = answer
+        if p < 0 and policy:
+            p, seed = _answer(t, s, color, seed, weight, value, local, cand, kept, cumulative)
         if p < 0:
-            if policy:
-                p, seed = _policy_move(t, s, color, seed, weight, size_count, value,
-                                       local, cand, kept, cumulative)
-                if p < 0:
-                    flags[done_at + color] = 1
+            # A random legal move: count (keeping the count of each word),
+            # draw, then find the word and the bit.  (-1 stays for a pass.)
+            # ``want`` 0 counts every move, a larger one the moves of pieces
+            # of that size (from the largest piece left down to the first
+            # size with a legal move).  With ``big``, the low half of the
+            # random bits picks it and the high half the move; without, the
+            # bits are drawn only for a move, as random_move draws them.
+            want = 0
+            floor = 1
+            bits = u0
+            if big:
+                seed, bits = _splitmix(seed)
+                if (bits & np.uint64(0xFFFFFFFF)) < big:
+                    for q in range(num_pieces):
+                        if flags[left_at + color * num_pieces + q]:
+                            want = max(want, int(piece_size[q]))
+            if early and want == 0:
+                # Early in the game, the pieces of at least min_size cells
+                # (rows past max_size: sizes from ``want - max_size`` up).
+                on_board = 0
+                for o in range(num_colors):
+                    on_board += info[placed_at + o]
+                rounds = on_board // num_colors
+                if rounds < min_size.size:
+                    want = max_size + int(min_size[rounds])
+                    floor = max_size + 1
+            while True:
+                row = np.uint64(want) * num_words
+                total = u0
+                for w in range(lo, hi):
+                    k = _popcount(words[w] & words[allowed + w] & words[reach + w]
+                                  & size_mask[row + w])
+                    words[counts + w] = k
+                    total += k
+                if total != u0 or want <= floor:
+                    break
+                want -= 1
+            if total == u0:
+                # No legal move left: a playout finds this out here rather
+                # than when the turn comes to the colour.
+                flags[done_at + color] = 1
             else:
-                # A random legal move: count (keeping the count of each word),
-                # draw, then find the word and the bit.  (-1 stays for a pass.)
-                # ``want`` 0 counts every move, a larger one the moves of pieces
-                # of that size (from the largest piece left down to the first
-                # size with a legal move).  With a policy, the low half of the
-                # random bits picks it and the high half the move; without, the
-                # bits are drawn only for a move, as random_move draws them.
-                want = 0
-                floor = 1
-                bits = u0
-                if big:
+                if not big:
                     seed, bits = _splitmix(seed)
-                    if (bits & np.uint64(0xFFFFFFFF)) < big:
-                        for q in range(num_pieces):
-                            if flags[left_at + color * num_pieces + q]:
-                                want = max(want, int(piece_size[q]))
-                if early and want == 0:
-                    # Early in the game, the pieces of at least min_size cells
-                    # (rows past max_size: sizes from ``want - max_size`` up).
-                    on_board = 0
-                    for o in range(num_colors):
-                        on_board += info[placed_at + o]
-                    rounds = on_board // num_colors
-                    if rounds < min_size.size:
-                        want = max_size + int(min_size[rounds])
-                        floor = max_size + 1
-                while True:
-                    row = np.uint64(want) * num_words
-                    total = u0
-                    for w in range(lo, hi):
-                        k = _popcount(words[w] & words[allowed + w] & words[reach + w]
-                                      & size_mask[row + w])
-                        words[counts + w] = k
-                        total += k
-                    if total != u0 or want <= floor:
+                r = _below(bits, total)
+                at = counts + lo
+                while True:  # four words at a time (it stops before hi)
+                    k = words[at] + words[at + u1] + words[at + u2] + words[at + u3]
+                    if r < k:
                         break
-                    want -= 1
-                if total == u0:
-                    # No legal move left: a playout finds this out here rather
-                    # than when the turn comes to the colour.
-                    flags[done_at + color] = 1
-                else:
-                    if not big:
-                        seed, bits = _splitmix(seed)
-                    r = _below(bits, total)
-                    at = counts + lo
-                    while True:  # four words at a time (it stops before hi)
-                        k = words[at] + words[at + u1] + words[at + u2] + words[at + u3]
-                        if r < k:
-                            break
-                        r -= k
-                        at += u4
-                    while r >= words[at]:
-                        r -= words[at]
-                        at += u1
-                    at -= counts
-                    x = words[at] & words[allowed + at] & words[reach + at] & size_mask[row + at]
-                    # The r-th lowest set bit of x: halve the search three times.
-                    bit = u0
-                    for half in (np.uint64(32), np.uint64(16), np.uint64(8)):
-                        k = _popcount(x & ((u1 << half) - u1))
-                        skip = np.uint64(r >= k)
-                        r -= k * skip
-                        x >>= half * skip
-                        bit += half * skip
-                    while r > u0:
-                        x &= x - u1
-                        r -= u1
-                    p = int(np.int64(at * np.uint64(64) + bit + _trailing_zeros(x)))
+                    r -= k
+                    at += u4
+                while r >= words[at]:
+                    r -= words[at]
+                    at += u1
+                at -= counts
+                x = words[at] & words[allowed + at] & words[reach + at] & size_mask[row + at]
+                # The r-th lowest set bit of x: halve the search three times.
+                bit = u0
+                for half in (np.uint64(32), np.uint64(16), np.uint64(8)):
+                    k = _popcount(x & ((u1 << half) - u1))
+                    skip = np.uint64(r >= k)
+                    r -= k * skip
+                    x >>= half * skip
+                    bit += half * skip
+                while r > u0:
+                    x &= x - u1
+                    r -= u1
+                p = int(np.int64(at * np.uint64(64) + bit + _trailing_zeros(x)))
 
         if p >= 0:
             size = np.uint64(place[p, _SIZE])
@@ -1227,13 +1206,16 @@ def policy_playout(t: Tables, s: State, rng: U64, big_pieces: float, limit: int)
 @_compiled
 def smart_playout(t: Tables, s: State, rng: U64, size_factor: float, limit: int,
                   played: I32) -> int:
-    """Play moves chosen by the playout policy of :func:`_policy_move` (a
-    move of ``k`` cells weighted ``size_factor ** k``) until the game is
+    """Play moves chosen as Pentobi's playouts choose them until the game is
     over or ``limit`` moves are played (-1: no limit); return the number
-    played.  The moves played are written to ``played`` as ``colour,
-    placement`` pairs (as many as fit; it may be empty)."""
+    played: an answer to the opponents' last moves (:func:`_answer`, a move
+    of ``k`` cells weighted ``size_factor ** k``) if the colour has one,
+    else a uniformly random move, early in the game among the pieces the
+    size schedule allows (``t.min_size``).  The moves played are written to
+    ``played`` as ``colour, placement`` pairs (as many as fit; it may be
+    empty)."""
     moves, rng[0] = _run(t, s, rng[0], _none(), np.uint64(0), limit, max(size_factor, 1e-9),
-                         _none(), played, -1, False, _none64(), -1)
+                         _none(), played, -1, True, _none64(), -1)
     return moves
 
 
@@ -1276,23 +1258,27 @@ def set_reply2(reply2: I64, color: int, first: int, second: int, num_placements:
 
 @_compiled
 def guided_playout(t: Tables, s: State, rng: U64, big_pieces: float, early_sizes: bool,
-                   reply: I32, reply2: I64, prev2: int, prev: int, played: I32) -> int:
+                   reply: I32, reply2: I64, prev2: int, prev: int, played: I32,
+                   answers: float) -> int:
     """The search's playout: :func:`policy_playout` to the end of the game,
-    with two more rules.  With ``early_sizes``, a move not drawn among the
+    with more rules.  With ``early_sizes``, a move not drawn among the
     largest pieces is drawn among the pieces of at least ``t.min_size[r]``
     cells in the ``r``-th round (all pieces once none of those is legal, or
     past the schedule).  With non-empty reply tables, last good reply: a
     colour plays its reply to the two moves before its turn
     (:func:`reply2_of` in ``reply2``) if it has one and it is legal, else
     its reply to the move before its turn, ``reply[c * t.num_placements +
-    q]`` (-1 for none), if that is legal.  ``prev2``, ``prev``: the two
-    moves before the first turn (-1 if unknown).  The moves played are
-    written to ``played`` as ``colour, placement`` pairs (as many as fit);
-    returns the number played.  The search fills in the reply tables from
-    the simulations' results."""
+    q]`` (-1 for none), if that is legal.  Without a reply, and with
+    ``answers`` positive, a colour plays an answer to the opponents' last
+    moves if it has one, as :func:`smart_playout` does (a move of ``k``
+    cells weighted ``answers ** k``); only then is a move drawn.  ``prev2``,
+    ``prev``: the two moves before the first turn (-1 if unknown).  The
+    moves played are written to ``played`` as ``colour, placement`` pairs
+    (as many as fit); returns the number played.  The search fills in the
+    reply tables from the simulations' results."""
     big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
-    moves, rng[0] = _run(t, s, rng[0], _none(), big, -1, 0.0, reply, played, prev, early_sizes,
-                         reply2, prev2)
+    moves, rng[0] = _run(t, s, rng[0], _none(), big, -1, max(answers, 0.0), reply, played,
+                         prev, early_sizes, reply2, prev2)
     return moves
 
 

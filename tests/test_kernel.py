@@ -200,7 +200,7 @@ def test_guided_playout_records_its_moves_and_plays_the_replies(variant: str) ->
     for seed in range(3):
         a, b = kernel.new_state(t), kernel.new_state(t)
         n = kernel.guided_playout(t, a, kernel.rng_state(seed), 0.5, False, table, none2,
-                                  -1, -1, played)
+                                  -1, -1, played, 0.0)
         assert n == kernel.policy_playout(t, b, kernel.rng_state(seed), 0.5, -1)
         assert np.array_equal(kernel.views(t, a).board, kernel.views(t, b).board)
         game = Game(variant)
@@ -223,7 +223,7 @@ def test_guided_playout_records_its_moves_and_plays_the_replies(variant: str) ->
         for seed in range(5):
             c = kernel.copy_state(s)
             kernel.guided_playout(t, c, kernel.rng_state(seed), 0.5, False, table, none2,
-                                  -1, prev, played)
+                                  -1, prev, played, 3.0)
             assert played[0] == color
             first.append(int(played[1]))
         assert (set(first) == {answer}) == expect_it, variant
@@ -237,7 +237,7 @@ def test_guided_playout_records_its_moves_and_plays_the_replies(variant: str) ->
         kernel.set_reply2(pairs, color, prev2, prev, t.num_placements, answer, True)
         c = kernel.copy_state(s)
         kernel.guided_playout(t, c, kernel.rng_state(0), 0.5, False, table, pairs,
-                              prev2, prev, played)
+                              prev2, prev, played, 0.0)
         assert played[1] == expected, variant
 
 
@@ -289,7 +289,7 @@ def test_guided_playout_keeps_to_the_size_schedule(variant: str) -> None:
         for seed in range(6):
             s = kernel.new_state(t)
             n = kernel.guided_playout(t, s, kernel.rng_state(seed), 0.0, early, table,
-                                      np.empty(0, np.int64), -1, -1, played)
+                                      np.empty(0, np.int64), -1, -1, played, 0.0)
             game = Game(variant)
             for i in range(n):
                 color, p = int(played[2 * i]), int(played[2 * i + 1])
@@ -362,6 +362,42 @@ def test_smart_playout_answers_and_plays_large_pieces(variant: str) -> None:
             assert_same(t, s, game, f"{variant} seed {seed} ply {game.ply}")
         assert game.turn is None
         assert_points(t, s, game, f"{variant} seed {seed}")
+    assert answered > 0
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic", "trigon"])
+def test_guided_playout_answers_the_last_moves(variant: str) -> None:
+    """With ``answers`` on and no replies, every move of the search's
+    playout covers a cell around an opponent's last piece whenever a legal
+    move of an allowed size does (checked on the rules engine), and the
+    playout is reproducible."""
+    t = kernel.tables(variant)
+    sizes = t.place[:, 0]
+    played = np.empty(512, np.int32)
+    answered = 0
+    for seed in range(3):
+        s = kernel.new_state(t)
+        n = kernel.guided_playout(t, s, kernel.rng_state(seed), 0.5, False, NO_MOVES,
+                                  np.empty(0, np.int64), -1, -1, played, 3.0)
+        again = np.empty(512, np.int32)
+        assert kernel.guided_playout(t, kernel.new_state(t), kernel.rng_state(seed), 0.5, False,
+                                     NO_MOVES, np.empty(0, np.int64), -1, -1, again, 3.0) == n
+        assert np.array_equal(played[:2 * n], again[:2 * n])
+        game = Game(variant)
+        for i in range(n):
+            color, p = int(played[2 * i]), int(played[2 * i + 1])
+            assert game.turn == color
+            legal = list(game.legal_moves.indices())
+            rounds = sum(game.num_placed(c) for c in range(t.num_colors)) // t.num_colors
+            smallest = int(t.min_size[rounds]) if rounds < len(t.min_size) else 1
+            allowed = [q for q in legal if sizes[q] >= smallest] or legal
+            local = local_cells(game, color)
+            answers = [q for q in allowed if local & set(t.place[q, 4:4 + sizes[q]].tolist())]
+            if answers:
+                assert p in answers, f"{variant} seed {seed} ply {game.ply}"
+                answered += 1
+            game.push_index(p)
+        assert game.turn is None
     assert answered > 0
 
 
@@ -500,7 +536,7 @@ def test_play_moves_is_play_one_by_one(variant: str) -> None:
         s = kernel.new_state(t)
         played = np.empty(2 * 100, np.int32)
         n = kernel.guided_playout(t, s, kernel.rng_state(seed), 0.5, False, NO_MOVES,
-                                  np.empty(0, np.int64), -1, -1, played)
+                                  np.empty(0, np.int64), -1, -1, played, 0.0)
         line = played[1:2 * n:2].copy()
         for start in (0, n // 2):
             one, many = kernel.new_state(t), kernel.new_state(t)

@@ -7,11 +7,12 @@ piece, the attach points it takes, gives up and creates, the legal moves it
 takes from each side, how it answers the opponents' last pieces, the centre
 early on) with weights learned from strong players' games
 (``tools/train_prior.py``, ``prior_weights.json``), expansion of one node
-per simulation, a playout to the end of the game (half of its moves chosen
-among the largest pieces available, the others uniformly at random, except
-that a colour plays its last good reply when it is legal: the move with
-which it answered the two moves, or else the one move, before its turn in
-the last simulation it won),
+per simulation, a playout to the end of the game (a colour plays its last
+good reply when it is legal: the move with which it answered the two moves,
+or else the one move, before its turn in the last simulation it won; else,
+in Duo and Junior, a move answering the opponent's last piece if it has
+one; else half of the moves are chosen among the largest pieces available,
+the others uniformly at random),
 and the result of every seat backed up along the path.  RAVE counts a move
 as played in a simulation when its colour played it, in the tree or in the
 playout.  A seat's result is its place against the other groups (1 win, 0 loss,
@@ -59,7 +60,7 @@ from blokus.variants import variant as find_variant
 __all__ = [
     "MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS", "warm_up",
     "move_features", "num_features", "prior_weights", "default_weights", "prior_family",
-    "time_share", "TIME_SHARES", "WEIGHTS_FILE",
+    "time_share", "TIME_SHARES", "WEIGHTS_FILE", "default_answers",
 ]
 
 F32 = npt.NDArray[np.float32]
@@ -139,24 +140,39 @@ class SearchParams:
     """Playout policy: the moves not chosen among the largest pieces are
     chosen among the pieces the kernel's size schedule allows early in the
     game (``Tables.min_size``)."""
-    smart: float = 0.0
-    """Playout policy: if positive, :func:`blokus.kernel.smart_playout` with
-    this size factor (answers to the opponents' last moves, large pieces
-    first) instead of the ``big_pieces`` policy."""
+    answers: float | None = None
+    """Playout policy: if positive, a colour without a last good reply
+    answers the opponents' last moves when it can, as Pentobi's playouts do
+    (:func:`blokus.kernel.guided_playout`: a move covering the most cells
+    around their last pieces, one of ``k`` cells drawn with weight
+    ``answers ** k``), before a move is drawn by ``big_pieces``.  ``None``:
+    :func:`default_answers` of the variant."""
 
-    def array(self) -> npt.NDArray[np.float64]:
-        """The parameters as the compiled search reads them."""
+    def array(self, variant_id: str | None = None) -> npt.NDArray[np.float64]:
+        """The parameters as the compiled search reads them (defaults that
+        depend on the variant for ``variant_id``; without one, off)."""
+        answers = self.answers
+        if answers is None:
+            answers = default_answers(variant_id) if variant_id else 0.0
         return np.array([self.exploration, self.rave_bias, self.score_weight,
                          self.first_play_urgency, self.big_pieces, self.max_children,
-                         self.widen_base, self.widen_rate, self.expand_after, self.smart,
+                         self.widen_base, self.widen_rate, self.expand_after, answers,
                          self.sharpness, float(self.last_good_reply),
                          float(self.early_sizes), float(self.reply_to_two)],
                         np.float64)
 
 
+def default_answers(variant_id: str) -> float:
+    """:attr:`SearchParams.answers` by default: 3.0 with two colours (Duo
+    and Junior; in Duo it beat the playouts without answers against Pentobi
+    at equal time), off with four, where it has not been shown to pay for
+    its cost (docs/ladder.md)."""
+    return 3.0 if find_variant(variant_id).num_colors == 2 else 0.0
+
+
 # Positions in SearchParams.array().
 _EXPLORATION, _RAVE_BIAS, _SCORE_WEIGHT, _FPU, _BIG_PIECES = 0, 1, 2, 3, 4
-_MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER, _SMART, _SHARPNESS = 5, 6, 7, 8, 9, 10
+_MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER, _ANSWERS, _SHARPNESS = 5, 6, 7, 8, 9, 10
 _LAST_GOOD_REPLY, _EARLY_SIZES, _REPLY2 = 11, 12, 13
 
 
@@ -575,7 +591,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     score_weight, big_pieces = cfg[_SCORE_WEIGHT], cfg[_BIG_PIECES]
     max_children, expand_after = int(cfg[_MAX_CHILDREN]), cfg[_EXPAND_AFTER]
     widen_base, widen_rate = cfg[_WIDEN_BASE], cfg[_WIDEN_RATE]
-    smart, sharpness = cfg[_SMART], cfg[_SHARPNESS]
+    answers, sharpness = cfg[_ANSWERS], cfg[_SHARPNESS]
     replies = cfg[_LAST_GOOD_REPLY] > 0.0
     early_sizes = cfg[_EARLY_SIZES] > 0.0
     replies2 = replies and cfg[_REPLY2] > 0.0
@@ -625,14 +641,11 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         if (tree.num_children[node] < 0 and tree.visits[node] >= expand_after
                 and k.to_move(s) >= 0):
             _expand(t, seats, tree, node, s, v, moves, logits, max_children, sharpness)
-        if smart > 0.0:
-            n_played = depth + k.smart_playout(t, s, rng, smart, -1, played[2 * depth:])
-        else:
-            prev = tree.move[path[depth]] if depth > 0 else -1
-            prev2 = tree.move[path[depth - 1]] if depth > 1 else -1
-            n_played = depth + k.guided_playout(
-                t, s, rng, big_pieces, early_sizes, reply if replies else no_reply,
-                reply2 if replies2 else no_reply2, prev2, prev, played[2 * depth:])
+        prev = tree.move[path[depth]] if depth > 0 else -1
+        prev2 = tree.move[path[depth - 1]] if depth > 1 else -1
+        n_played = depth + k.guided_playout(
+            t, s, rng, big_pieces, early_sizes, reply if replies else no_reply,
+            reply2 if replies2 else no_reply2, prev2, prev, played[2 * depth:], answers)
         _results(t, seats, s, pts, group_score, result, score_weight)
         recorded = min(n_played, played.size // 2)
         mark = done + 1
@@ -902,7 +915,7 @@ class MctsPlayer:
                         new.reply2[:] = tree.reply2
             self._roots = [0] * self.threads
         self._variant = game.variant.id
-        cfg = self.params.array()
+        cfg = self.params.array(game.variant.id)
         deadline = None
         if self.seconds is not None:
             # Load the compiled search (from numba's cache, or compile it)
