@@ -790,14 +790,11 @@ def _answer(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
     smallest = 1
     if rounds < t.min_size.size:
         smallest = int(t.min_size[rounds])
+        at_least = (t.max_size + smallest) * nw  # the row of sizes >= smallest
         found = False
         for w in range(lo, hi):
-            x = words[w] & words[allowed + w] & words[reach + w]
-            for size in range(smallest, t.max_size + 1):
-                if x & t.size_mask[size * nw + w]:
-                    found = True
-                    break
-            if found:
+            if words[w] & words[allowed + w] & words[reach + w] & t.size_mask[at_least + w]:
+                found = True
                 break
         if not found:
             smallest = 1
