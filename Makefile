@@ -11,11 +11,21 @@ $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[all,test]'
-	@echo "Compiling the search kernel (once; numba caches it) ..."
-	$(PY) -c "from blokus.players.mcts import warm_up; warm_up()"
 	touch $(STAMP)
 
-run: $(STAMP)
+# numba's cache checks only the file of each compiled function, not the files
+# of the functions it calls: when any compiled module changes, its cached
+# machine code is dropped and compiled again, so no stale kernel is loaded.
+COMPILED_SOURCES := blokus/kernel.py blokus/players/mcts.py blokus/rl/batched.py
+COMPILED := $(VENV)/.compiled
+
+$(COMPILED): $(STAMP) $(COMPILED_SOURCES)
+	find blokus -name '*.nbi' -delete -o -name '*.nbc' -delete
+	@echo "Compiling the search kernel (once; numba caches it) ..."
+	$(PY) -c "from blokus.players.mcts import warm_up; warm_up()"
+	touch $(COMPILED)
+
+run: $(COMPILED)
 	$(VENV)/bin/blokus serve
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
@@ -24,10 +34,10 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "warning: could not install chromium; the browser tests will be skipped"
 
-test: $(STAMP) chromium
+test: $(COMPILED) chromium
 	$(PY) -m mypy
 	$(PY) -m ruff check blokus tests benchmarks tools
 	$(PY) -m pytest
 
-bench: $(STAMP)
+bench: $(COMPILED)
 	$(PY) benchmarks/movegen.py
