@@ -328,4 +328,11 @@ def test_time_shares_average_about_one() -> None:
     for pieces in (13, 15, 18):
         mean = sum(time_share(m) for m in range(pieces)) / pieces
         assert 0.85 <= mean <= 1.1
+        mean = sum(time_share(m, "classic") for m in range(pieces)) / pieces
+        assert 0.85 <= mean <= 1.1
     assert time_share(0) > time_share(6) > time_share(12)
+    # In Classic for three or four colours, the later pieces get more.
+    for variant in ("classic", "classic_2", "classic_3"):
+        assert time_share(0, variant) < time_share(6, variant) < time_share(12, variant)
+    for variant in ("duo", "junior", "trigon", "trigon_3"):
+        assert time_share(12, variant) == time_share(12) < time_share(0, variant)

@@ -33,7 +33,9 @@ Levels (``level:N``): 1 and 2 play from the priors alone (level 1 sampling them
 with a high temperature: plausible but beatable moves), 3 to 8 search a fixed
 number of simulations (reproducible with a seed), 9 searches for a fixed time
 on two threads.  A time budget is the mean time of a move: the search spends
-more of it on a colour's first pieces (:data:`TIME_SHARES`).
+more of it on a colour's first pieces (:data:`TIME_SHARES`), except in
+Classic for three or four colours, where it spends more on the later ones
+(:data:`TIME_SHARES_CLASSIC`).
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ from blokus.variants import variant as find_variant
 __all__ = [
     "MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS", "warm_up",
     "move_features", "num_features", "prior_weights", "default_weights", "prior_family",
-    "time_share", "TIME_SHARES", "WEIGHTS_FILE", "default_answers",
+    "time_share", "TIME_SHARES", "TIME_SHARES_CLASSIC", "WEIGHTS_FILE", "default_answers",
 ]
 
 F32 = npt.NDArray[np.float32]
@@ -801,22 +803,31 @@ TIME_SHARES = ((5, 1.6), (9, 1.0), (1000, 0.4))
 """With a time budget, a colour's pieces up to the first number of a pair
 get the second times the budget: a colour's first pieces decide most."""
 
+TIME_SHARES_CLASSIC = ((5, 0.6), (9, 1.0), (1000, 1.2))
+"""The same in Classic with three or four colours (not Duo, not Trigon):
+there the later pieces get more.  Against Pentobi's level 5 at equal time
+this lost 1.9 points a game where :data:`TIME_SHARES` lost 4.6; in Trigon
+it did worse than :data:`TIME_SHARES` (docs/ladder.md)."""
+
 
 _MAX_SIMS_PER_SECOND = 100_000
 """A generous bound on one thread's simulations a second, which sizes the
 tree for a time budget (a tree that fills up only stops growing)."""
 
 
-def time_share(placed: int) -> float:
+def time_share(placed: int, variant_id: str = "duo") -> float:
     """The share of the time budget a move gets when its colour has placed
     ``placed`` pieces (about 1 on average over a game)."""
-    return next(share for below, share in TIME_SHARES if placed < below)
+    v = find_variant(variant_id)
+    classic = v.num_colors > 2 and v.board.kind == "square"
+    shares = TIME_SHARES_CLASSIC if classic else TIME_SHARES
+    return next(share for below, share in shares if placed < below)
 
 
 class MctsPlayer:
     """Monte Carlo tree search with a simulation and/or time budget (with a
     time budget, the mean time of a move over a game: see
-    :data:`TIME_SHARES`)."""
+    :data:`TIME_SHARES` and :data:`TIME_SHARES_CLASSIC`)."""
 
     def __init__(self, sims: int | None = 1000, seconds: float | None = None,
                  threads: int = 1, seed: int | None = None,
@@ -893,7 +904,7 @@ class MctsPlayer:
         if self.sims is not None:
             expected = self.sims // self.threads
         else:  # a time budget
-            most = max(share for _, share in TIME_SHARES)
+            most = max(share for _, share in TIME_SHARES + TIME_SHARES_CLASSIC)
             expected = math.ceil((self.seconds or 0.0) * most * _MAX_SIMS_PER_SECOND)
         capacity = self.capacity or max(200_000, min(6_000_000, 40 * expected))
         reused = self._reuse(game)
@@ -921,7 +932,8 @@ class MctsPlayer:
             # Load the compiled search (from numba's cache, or compile it)
             # before the clock starts.
             search(t, seats, self._trees[0], self._roots[0], state, 0, k.rng_state(0), cfg)
-            deadline = time.monotonic() + self.seconds * time_share(game.num_placed(game.turn))
+            share = time_share(game.num_placed(game.turn), game.variant.id)
+            deadline = time.monotonic() + self.seconds * share
         per_thread = None if self.sims is None else math.ceil(self.sims / self.threads)
         counts = [0] * self.threads
 
