@@ -816,8 +816,8 @@ tree for a time budget (a tree that fills up only stops growing)."""
 
 
 def time_share(placed: int, variant_id: str = "duo") -> float:
-    """The share of the time budget a move gets when its colour has placed
-    ``placed`` pieces (about 1 on average over a game)."""
+    """The share of the time budget a move gets in ``variant_id`` when its
+    colour has placed ``placed`` pieces (about 1 on average over a game)."""
     v = find_variant(variant_id)
     classic = v.num_colors > 2 and v.board.kind == "square"
     shares = TIME_SHARES_CLASSIC if classic else TIME_SHARES
