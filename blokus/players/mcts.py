@@ -806,7 +806,7 @@ get the second times the budget: a colour's first pieces decide most."""
 TIME_SHARES_CLASSIC = ((5, 0.6), (9, 1.0), (1000, 1.2))
 """The same in Classic with three or four colours (not Duo, not Trigon):
 there the later pieces get more.  Against Pentobi's level 5 at equal time
-this lost 1.9 points a game where :data:`TIME_SHARES` lost 4.6; in Trigon
+this lost 2.5 points a game where :data:`TIME_SHARES` lost 4.6; in Trigon
 it did worse than :data:`TIME_SHARES` (docs/ladder.md)."""
 
 
