@@ -62,7 +62,8 @@ from blokus.variants import variant as find_variant
 __all__ = [
     "MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS", "warm_up",
     "move_features", "num_features", "prior_weights", "default_weights", "prior_family",
-    "time_share", "TIME_SHARES", "TIME_SHARES_CLASSIC", "WEIGHTS_FILE", "default_answers",
+    "time_share", "time_shares", "TIME_SHARES", "TIME_SHARES_CLASSIC", "WEIGHTS_FILE",
+    "default_answers",
 ]
 
 F32 = npt.NDArray[np.float32]
@@ -815,13 +816,18 @@ _MAX_SIMS_PER_SECOND = 100_000
 tree for a time budget (a tree that fills up only stops growing)."""
 
 
+def time_shares(variant_id: str) -> tuple[tuple[int, float], ...]:
+    """The time profile of a variant: :data:`TIME_SHARES_CLASSIC` in Classic
+    for three or four colours, else :data:`TIME_SHARES`."""
+    v = find_variant(variant_id)
+    classic = v.num_colors > 2 and v.board.kind == "square"
+    return TIME_SHARES_CLASSIC if classic else TIME_SHARES
+
+
 def time_share(placed: int, variant_id: str = "duo") -> float:
     """The share of the time budget a move gets in ``variant_id`` when its
     colour has placed ``placed`` pieces (about 1 on average over a game)."""
-    v = find_variant(variant_id)
-    classic = v.num_colors > 2 and v.board.kind == "square"
-    shares = TIME_SHARES_CLASSIC if classic else TIME_SHARES
-    return next(share for below, share in shares if placed < below)
+    return next(share for below, share in time_shares(variant_id) if placed < below)
 
 
 class MctsPlayer:
@@ -904,7 +910,7 @@ class MctsPlayer:
         if self.sims is not None:
             expected = self.sims // self.threads
         else:  # a time budget
-            most = max(share for _, share in TIME_SHARES + TIME_SHARES_CLASSIC)
+            most = max(share for _, share in time_shares(game.variant.id))
             expected = math.ceil((self.seconds or 0.0) * most * _MAX_SIMS_PER_SECOND)
         capacity = self.capacity or max(200_000, min(6_000_000, 40 * expected))
         reused = self._reuse(game)
