@@ -564,9 +564,9 @@ def _rebuild(t: Tables, s: State) -> None:
 
 
 @_compiled
-def new_state(t: Tables) -> State:
-    """The empty board, first colour to move (built from scratch in a
-    millisecond or two: to start many games, copy one)."""
+def _blank(t: Tables) -> State:
+    """A state with an empty board and nothing else set: no pieces left, no
+    attach points, no legal moves."""
     s = State(
         np.zeros(t.words_size, np.uint64),
         np.zeros(t.flags_size, np.int8),
@@ -576,6 +576,15 @@ def new_state(t: Tables) -> State:
     v.board[:] = -1
     v.last_piece[:] = -1
     v.last_move[:] = -1
+    return s
+
+
+@_compiled
+def new_state(t: Tables) -> State:
+    """The empty board, first colour to move (built from scratch in a
+    millisecond or two: to start many games, copy one)."""
+    s = _blank(t)
+    v = views(t, s)
     for c in range(t.num_colors):
         v.left[c, :] = t.piece_copies
         for x in t.start_cells[c]:
@@ -609,9 +618,8 @@ def state_from_game(game: Game) -> State:
     """The kernel state of ``game``'s current position (setup pieces, pieces
     left, colour to move and ply included)."""
     t = tables(game.variant.id)
-    s = new_state(t)
+    s = _blank(t)  # everything below is set, then the bitsets are rebuilt once
     v = views(t, s)
-    v.attach[:] = 0
     cells_of = game.board.cells_of
     for c in range(t.num_colors):
         for x in cells_of(game.cells_of(c)):

@@ -965,18 +965,30 @@ class MctsPlayer:
             for th in threads:
                 th.join()
         self.last_sims = sum(counts)
-        visits: dict[int, float] = {}
-        for tree, root in zip(self._trees, self._roots, strict=True):
-            n = int(tree.num_children[root])
-            first = int(tree.first_child[root])
-            for c in range(first, first + max(n, 0)):
-                m = int(tree.move[c])
-                visits[m] = visits.get(m, 0.0) + float(tree.visits[c]) + 1e-3 * float(tree.prior[c])
-        if not visits:
+        best = _most_visited(self._trees, self._roots)
+        if best is None:
             return next(iter(game.legal_moves))
-        best = max(visits, key=lambda m: visits[m])
         self._root_history = [t.move for t in game.history if not t.move.is_pass]
         return game.table.move(best)
+
+
+def _most_visited(trees: list[Tree], roots: list[int]) -> int | None:
+    """The placement most visited at the roots, visits added up over the
+    trees (a thousandth of the prior breaks ties; among equals, the first
+    in the first tree's order); None when no root has children."""
+    totals: dict[int, float] = {}
+    for tree, root in zip(trees, roots, strict=True):
+        n = int(tree.num_children[root])
+        if n <= 0:
+            continue
+        first = int(tree.first_child[root])
+        kids = slice(first, first + n)
+        value = tree.visits[kids].astype(np.float64) + 1e-3 * tree.prior[kids].astype(np.float64)
+        if len(trees) == 1:  # (a root can have a thousand children: no loop)
+            return int(tree.move[first + int(np.argmax(value))])
+        for move, val in zip(tree.move[kids].tolist(), value.tolist(), strict=True):
+            totals[move] = totals.get(move, 0.0) + val
+    return max(totals, key=totals.__getitem__) if totals else None
 
 
 LEVEL_SETTINGS: dict[int, dict[str, Any]] = {
