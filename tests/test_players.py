@@ -4,6 +4,7 @@ search beats random; tree reuse."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from conftest import VARIANT_IDS
@@ -336,3 +337,23 @@ def test_time_shares_average_about_one() -> None:
         assert time_share(0, variant) < time_share(6, variant) < time_share(12, variant)
     for variant in ("duo", "junior", "trigon", "trigon_3"):
         assert time_share(12, variant) == time_share(12) < time_share(0, variant)
+
+
+def test_playout_defaults_by_variant() -> None:
+    """The playouts answer the last pieces in Duo, Junior and Trigon (in
+    Trigon weighting big pieces more and following the early size schedule),
+    not in Classic; a value given explicitly wins over the default."""
+    from blokus.players.mcts import _ANSWERS, _EARLY_SIZES
+
+    def playouts(variant: str, **params: Any) -> tuple[float, float]:
+        cfg = SearchParams(**params).array(variant)
+        return float(cfg[_ANSWERS]), float(cfg[_EARLY_SIZES])
+
+    assert playouts("duo") == playouts("junior") == (3.0, 0.0)
+    for variant in ("trigon", "trigon_2", "trigon_3"):
+        assert playouts(variant) == (5.0, 1.0)
+    for variant in ("classic", "classic_2", "classic_3"):
+        assert playouts(variant) == (0.0, 0.0)
+    assert playouts("trigon", answers=0.0, early_sizes=False) == (0.0, 0.0)
+    assert playouts("classic", answers=2.0, early_sizes=True) == (2.0, 1.0)
+    assert float(SearchParams().array()[_ANSWERS]) == 0.0  # no variant: off

@@ -10,9 +10,10 @@ early on) with weights learned from strong players' games
 per simulation, a playout to the end of the game (a colour plays its last
 good reply when it is legal: the move with which it answered the two moves,
 or else the one move, before its turn in the last simulation it won; else,
-in Duo and Junior, a move answering the opponent's last piece if it has
-one; else half of the moves are chosen among the largest pieces available,
-the others uniformly at random),
+in Duo, Junior and Trigon, a move answering the opponents' last pieces if
+it has one; else half of the moves are chosen among the largest pieces
+available, the others uniformly at random, in Trigon among the pieces of
+the early size schedule),
 and the result of every seat backed up along the path.  RAVE counts a move
 as played in a simulation when its colour played it, in the tree or in the
 playout.  A seat's result is its place against the other groups (1 win, 0 loss,
@@ -63,7 +64,7 @@ __all__ = [
     "MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS", "warm_up",
     "move_features", "num_features", "prior_weights", "default_weights", "prior_family",
     "time_share", "time_shares", "TIME_SHARES", "TIME_SHARES_CLASSIC", "WEIGHTS_FILE",
-    "default_answers",
+    "default_answers", "default_early_sizes",
 ]
 
 F32 = npt.NDArray[np.float32]
@@ -139,10 +140,11 @@ class SearchParams:
     """With ``last_good_reply``: a colour first tries its last good reply to
     the two moves before its turn (a hashed table), then its reply to the
     one move before."""
-    early_sizes: bool = False
+    early_sizes: bool | None = None
     """Playout policy: the moves not chosen among the largest pieces are
     chosen among the pieces the kernel's size schedule allows early in the
-    game (``Tables.min_size``)."""
+    game (``Tables.min_size``; the answers always are).  ``None``:
+    :func:`default_early_sizes` of the variant."""
     answers: float | None = None
     """Playout policy: if positive, a colour without a last good reply
     answers the opponents' last moves when it can, as Pentobi's playouts do
@@ -157,20 +159,35 @@ class SearchParams:
         answers = self.answers
         if answers is None:
             answers = default_answers(variant_id) if variant_id else 0.0
+        early_sizes = self.early_sizes
+        if early_sizes is None:
+            early_sizes = default_early_sizes(variant_id) if variant_id else False
         return np.array([self.exploration, self.rave_bias, self.score_weight,
                          self.first_play_urgency, self.big_pieces, self.max_children,
                          self.widen_base, self.widen_rate, self.expand_after, answers,
                          self.sharpness, float(self.last_good_reply),
-                         float(self.early_sizes), float(self.reply_to_two)],
+                         float(early_sizes), float(self.reply_to_two)],
                         np.float64)
 
 
 def default_answers(variant_id: str) -> float:
     """:attr:`SearchParams.answers` by default: 3.0 with two colours (Duo
     and Junior; in Duo it beat the playouts without answers against Pentobi
-    at equal time), off with four, where it has not been shown to pay for
-    its cost (docs/ladder.md)."""
-    return 3.0 if find_variant(variant_id).num_colors == 2 else 0.0
+    at equal time); 5.0 in Trigon, with :func:`default_early_sizes` (at the
+    simulation counts of Pentobi's level 4 it turned a loss of 10.9 points a
+    game to that level into a win of 0.5); off in Classic with three or four
+    colours, where it has not been shown to pay for its cost
+    (docs/ladder.md)."""
+    v = find_variant(variant_id)
+    if v.num_colors == 2:
+        return 3.0
+    return 5.0 if v.board.kind == "triangle" else 0.0
+
+
+def default_early_sizes(variant_id: str) -> bool:
+    """:attr:`SearchParams.early_sizes` by default: on in Trigon (with the
+    answers of :func:`default_answers`), off elsewhere."""
+    return find_variant(variant_id).board.kind == "triangle"
 
 
 # Positions in SearchParams.array().
