@@ -22,6 +22,8 @@ import os
 import platform
 import sys
 
+from pentobi import pentobi_command, print_row  # benchmarks/pentobi.py
+
 from blokus.game import Game
 from blokus.match import GtpPlayer, load_player, run_match
 from blokus.notation import Move
@@ -71,8 +73,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    engine = (f"{args.engine} -g {args.variant} -l {args.level} "
-              "--nobook --noresign -q --threads 1")
+    engine = pentobi_command(args.engine, args.variant, args.level)
     ours = f"mcts:seconds={args.seconds:g}"
     print(f"Handover to {ours} against Pentobi level {args.level}, {args.variant}: "
           f"{args.games} games each, {args.workers} workers, "
@@ -84,11 +85,7 @@ def main() -> None:
         os.environ[_ENV] = f"{plies}|{engine}|{ours}"
         s = run_match("py:handover:player", f"gtp:{engine}", args.variant, args.games,
                       workers=args.workers, seed=args.seed, progress=sys.stderr)
-        mine, theirs = s.seconds_per_move()
-        print(f"| {plies} plies | {s.games} | {s.wins}-{s.draws}-{s.losses} | "
-              f"{s.mean_difference:+.1f} | {mine:.3f} | {theirs:.3f} |", flush=True)
-        for error in s.errors:
-            print(f"<!-- {error} -->")
+        print_row(f"{plies} plies", s)
 
 
 if __name__ == "__main__":

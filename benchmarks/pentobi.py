@@ -20,12 +20,23 @@ import platform
 import shlex
 import sys
 
-from blokus.match import run_match
+from blokus.match import MatchSummary, run_match
 
 
 def pentobi_command(engine: str, variant: str, level: int) -> str:
     return (f"{shlex.quote(engine)} -g {variant} -l {level} "
             "--nobook --noresign -q --threads 1")
+
+
+def print_row(first: str, s: MatchSummary) -> None:
+    """A Markdown table row: ``first`` (the row's own columns), then games,
+    A's wins-draws-losses, mean score difference and each side's time a
+    move; the games that ended in an error follow as comments."""
+    mine, theirs = s.seconds_per_move()
+    print(f"| {first} | {s.games} | {s.wins}-{s.draws}-{s.losses} | "
+          f"{s.mean_difference:+.1f} | {mine:.3f} | {theirs:.3f} |", flush=True)
+    for error in s.errors:
+        print(f"<!-- {error} -->")
 
 
 def seconds_per_move(command: str, variant: str, workers: int) -> float:
@@ -60,11 +71,7 @@ def main() -> None:
         ours = f"mcts:seconds={seconds:.3g}"
         s = run_match(ours, f"gtp:{command}", args.variant, args.games,
                       workers=args.workers, progress=sys.stderr)
-        mine, theirs = s.seconds_per_move()
-        print(f"| {ours} | level {level} | {s.games} | {s.wins}-{s.draws}-{s.losses} | "
-              f"{s.mean_difference:+.1f} | {mine:.3f} | {theirs:.3f} |", flush=True)
-        for error in s.errors:
-            print(f"<!-- {error} -->")
+        print_row(f"{ours} | level {level}", s)
 
 
 if __name__ == "__main__":
