@@ -108,11 +108,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--engine", required=True, help="path of pentobi-gtp")
     parser.add_argument("--variant", default="classic",
-                        help="duo, classic or trigon (the archive's variants)")
-    parser.add_argument("--level", type=int, default=5, help="Pentobi's level")
-    parser.add_argument("--plies", type=int, nargs="+", default=[0, 20, 40, 60])
-    parser.add_argument("--positions", type=int, default=4, help="records per ply")
+                        help="duo, classic or trigon, the archive's variants (default: classic)")
+    parser.add_argument("--level", type=int, default=5, help="Pentobi's level (default: 5)")
+    parser.add_argument("--plies", type=int, nargs="+", default=[0, 20, 40, 60],
+                        help="the plies of the positions (default: 0 20 40 60)")
+    parser.add_argument("--positions", type=int, default=4,
+                        help="records, so positions per ply (default: 4)")
     args = parser.parse_args()
+    if args.positions < 1 or min(args.plies) < 0:
+        parser.error("--positions must be at least 1 and the plies at least 0")
     with tempfile.TemporaryDirectory() as tmp:
         games = records(args.variant, args.positions, Path(tmp))
     MctsPlayer(sims=10, seed=1).choose(games[0].game(0))  # compiled before timing
