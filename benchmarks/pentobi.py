@@ -23,9 +23,11 @@ import sys
 from blokus.match import MatchSummary, run_match
 
 
-def pentobi_command(engine: str, variant: str, level: int) -> str:
+def pentobi_command(engine: str, variant: str, level: int, quiet: bool = True) -> str:
+    """Pentobi's engine at ``level``: one thread, no opening book, no
+    resigning, and (``quiet``) no log."""
     return (f"{shlex.quote(engine)} -g {variant} -l {level} "
-            "--nobook --noresign -q --threads 1")
+            f"--nobook --noresign{' -q' if quiet else ''} --threads 1")
 
 
 def print_row(first: str, s: MatchSummary) -> None:

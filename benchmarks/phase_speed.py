@@ -21,70 +21,58 @@ from __future__ import annotations
 import argparse
 import platform
 import re
-import subprocess
 import sys
 import tarfile
 import tempfile
 import time
 from pathlib import Path
 
+from pentobi import pentobi_command  # benchmarks/pentobi.py
+
 from blokus import sgf
 from blokus.game import Game
+from blokus.match import GtpEngineError, GtpPlayer
+from blokus.players import PlayerSpecError
 from blokus.players.mcts import MctsPlayer
 
 RECORDS = Path(__file__).resolve().parent.parent / "tools" / "data" / "pentobi-selfplay.tar.gz"
 
 
-def records(variant: str, count: int, into: Path) -> list[sgf.GameRecord]:
+def records(variant: str, count: int) -> list[sgf.GameRecord]:
     """The first ``count`` records of ``variant`` in the self-play archive."""
     with tarfile.open(RECORDS) as archive:
-        names = sorted(m.name for m in archive.getmembers()
-                       if m.name.startswith(f"{variant}/") and m.name.endswith(".blksgf"))
-        if not names:
+        members = sorted((m for m in archive.getmembers()
+                          if m.name.startswith(f"{variant}/") and m.name.endswith(".blksgf")),
+                         key=lambda m: m.name)[:count]
+        if not members:
             sys.exit(f"phase_speed.py: no {variant} records in {RECORDS}")
-        archive.extractall(into, members=[archive.getmember(n) for n in names[:count]],
-                           filter="data")
-    return [sgf.load(into / name) for name in names[:count]]
+        return [sgf.loads(archive.extractfile(m).read())  # type: ignore[union-attr]
+                for m in members]
 
 
-def gtp_color(game: Game, color: int) -> str:
-    """A colour's name in GTP: ``b``/``w`` with two colours, else 1-4."""
-    return "bw"[color] if game.variant.num_colors == 2 else str(color + 1)
-
-
-def pentobi_move(engine: str, variant: str, level: int, game: Game) -> tuple[int, float]:
+def pentobi_move(engine: str, level: int, game: Game) -> tuple[int, float]:
     """Pentobi's simulations and seconds for one move at ``game``."""
-    command = [engine, "-g", variant, "-l", str(level), "--nobook", "--noresign",
-               "--threads", "1"]
-    try:
-        proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
-    except OSError as e:
-        sys.exit(f"phase_speed.py: cannot start {engine}: {e.strerror}")
-    with proc:
-        assert proc.stdin is not None and proc.stdout is not None
-        stdin, stdout = proc.stdin, proc.stdout
-
-        def ask(line: str) -> str:
-            stdin.write(line + "\n")
-            stdin.flush()
-            answer = stdout.readline()
-            stdout.readline()  # the blank line that ends an answer
-            if not answer.startswith("="):
-                sys.exit(f"phase_speed.py: {line!r}: {answer.strip()}")
-            return answer
-
-        # A first search, not timed, at the empty board, and none of it kept.
-        ask("param reuse_subtree 0")
-        ask(f"reg_genmove {gtp_color(game, 0)}")
-        for turn in game.history:
-            if not turn.move.is_pass:
-                ask(f"play {gtp_color(game, turn.color)} {turn.move}")
-        start = time.perf_counter()
-        ask(f"genmove {gtp_color(game, game.turn or 0)}")
-        seconds = time.perf_counter() - start
-        _, log = proc.communicate("quit\n")
-    found = re.findall(r"\bSim (\d+)", log)
+    with tempfile.TemporaryFile("w+") as log:
+        try:
+            pentobi = GtpPlayer(pentobi_command(engine, game.variant.id, level, quiet=False),
+                                log=log)
+        except PlayerSpecError as e:
+            sys.exit(f"phase_speed.py: {e}")
+        try:
+            # A first search, not timed, at the empty board, and none of it kept.
+            pentobi.sync(Game(game.variant.id))
+            pentobi.send("param reuse_subtree 0")
+            pentobi.send(f"reg_genmove {game.colors[0].sgf}")
+            pentobi.sync(game)
+            start = time.perf_counter()
+            pentobi.send(f"genmove {game.colors[game.turn or 0].sgf}")
+            seconds = time.perf_counter() - start
+        except GtpEngineError as e:
+            sys.exit(f"phase_speed.py: {e}")
+        finally:
+            pentobi.close()
+        log.seek(0)
+        found = re.findall(r"\bSim (\d+)", log.read())
     if not found:
         sys.exit("phase_speed.py: Pentobi's log gives no simulation count")
     return int(found[-1]), seconds
@@ -117,8 +105,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.positions < 1 or min(args.plies) < 0:
         parser.error("--positions must be at least 1 and the plies at least 0")
-    with tempfile.TemporaryDirectory() as tmp:
-        games = records(args.variant, args.positions, Path(tmp))
+    games = records(args.variant, args.positions)
     MctsPlayer(sims=10, seed=1).choose(games[0].game(0))  # compiled before timing
     print(f"Simulations per second by ply, {args.variant}, Pentobi level {args.level}, "
           f"one thread each, Python {platform.python_version()}\n")
@@ -133,7 +120,7 @@ def main() -> None:
             continue
         sims = theirs = ours = 0.0
         for game in positions:
-            n, seconds = pentobi_move(args.engine, args.variant, args.level, game)
+            n, seconds = pentobi_move(args.engine, args.level, game)
             sims += n
             theirs += seconds
             ours += our_move(game, n)

@@ -47,7 +47,9 @@ class GtpEngineError(RuntimeError):
 class GtpPlayer:
     """A player backed by an external GTP engine process."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, log: TextIO | None = None) -> None:
+        """Start ``command``; what the engine writes to its standard error
+        goes to ``log`` (a file), or nowhere."""
         argv = shlex.split(command)
         if not argv:
             raise PlayerSpecError("gtp: needs an engine command line")
@@ -55,7 +57,7 @@ class GtpPlayer:
         try:
             self._proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, text=True, bufsize=1,
+                stderr=subprocess.DEVNULL if log is None else log, text=True, bufsize=1,
             )
         except OSError as e:
             raise PlayerSpecError(f"cannot start engine {command!r}: {e.strerror}") from None
@@ -91,7 +93,9 @@ class GtpPlayer:
             raise GtpEngineError(f"engine {self.name}: malformed answer {answer!r}")
         return answer[1:].strip()
 
-    def _sync(self, game: Game) -> None:
+    def sync(self, game: Game) -> None:
+        """Bring the engine's board to ``game`` (its variant, then the moves
+        it has not been sent)."""
         moves = [(t.color, t.move) for t in game.history if not t.move.is_pass]
         if game.variant is not self._variant:
             self.send(f"set_game {game.variant.name}")
@@ -109,7 +113,7 @@ class GtpPlayer:
         color = game.turn
         if color is None:
             raise ValueError("no legal move: the game is over")
-        self._sync(game)
+        self.sync(game)
         answer = self.send(f"genmove {game.colors[color].sgf}")
         try:
             move = game.parse_move(answer)
