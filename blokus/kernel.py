@@ -45,7 +45,7 @@ Compiled functions (callable from Python and from other numba code)
     next colour that can move, passing for the others; ``to_move`` becomes
     ``-1`` when none can.  Raises :class:`~blokus.notation.IllegalMoveError`
     (changing nothing) for a placement the colour to move may not play.
-``play_moves(t, s, placements)``
+``play_moves(t, s, placements[, work])``
     Plays a sequence of placements known to be legal (unchecked), in one
     call: the search's way down its tree.
 ``random_move(t, s, rng) -> int``
@@ -65,18 +65,24 @@ Compiled functions (callable from Python and from other numba code)
     uniformly random move; records the moves played in ``played`` (as in
     ``guided_playout``).
 ``guided_playout(t, s, rng, big_pieces, early_sizes, reply, reply2, prev2, prev, played,
-answers) -> int``
+answers[, work, forced]) -> int``
     The search's playout: ``policy_playout`` to the end, where a colour
     plays its last good reply (from the tables the search keeps) when that
     is legal, else (with ``answers`` positive) an answer to the opponents'
     last pieces as ``smart_playout`` does, and which records the moves it
-    plays.
+    plays; ``forced`` moves first (the tree's moves, in the same call).
 ``points(t, s, out)``
     Each colour's points as Pentobi reports them (``game.scores("cells")``):
     cells placed, plus 15 for placing every piece (20 if the single cell went
     last); Junior has no bonus.
 ``new_state(t)``, ``copy_state(s)``, ``copy_into(dst, src)``, ``views(t, s)``
     As above; also compiled, so a search written in numba can use them.
+``copy_live(t, dst, src)``
+    ``copy_into`` less what nothing reads again: the rows of the colours out
+    of moves (late in a game, most of the copy), and the scratch words.
+``work_space(t) -> Work``
+    The playouts' scratch arrays, made once for many playouts, so that a
+    search's loop allocates nothing.
 
 Python helpers: :func:`tables`, :func:`state_from_game`, :func:`rng_state`,
 :func:`random_games` (many random games in compiled code, used by
@@ -92,6 +98,9 @@ in :class:`Tables`; placing a piece clears those words of its cells from
 ``free`` and of its new edge neighbours from its colour's ``allowed``, and
 ORs those of its new attach points into its ``reach``.  A random move is a
 count of the legal bitset, a random draw, and a search for the chosen bit.
+The count reads only the words that may hold legal moves (a bitset over
+words per colour, ``live``), once most of the range of ``reach`` has none
+of them any more: from the middle of a Classic game, a tenth of it.
 On one core of the 2-core test machine, shared with other work, a
 uniformly random complete game takes about 15-20 us in Duo (50,000-70,000
 games a second), 45-65 us in Classic (15,000-22,000) and 55-70 us in Trigon
@@ -157,6 +166,9 @@ __all__ = [
     "state_from_game",
     "copy_state",
     "copy_into",
+    "copy_live",
+    "work_space",
+    "Work",
     "views",
     "rng_state",
     "to_move",
@@ -210,7 +222,26 @@ def _cttz(typingctx: Any, x: Any) -> Any:
     return types.uint64(types.uint64), codegen
 
 
+def _prefetch_item(typingctx: Any, array: Any, index: Any) -> Any:
+    """Start loading ``array[index]`` into the cache (an index past the end
+    is harmless: a prefetch never faults)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        name = "llvm.prefetch.p0"
+        fn = builder.module.globals.get(name) or ir.Function(builder.module, fnty, name)
+        # (a read, kept in every cache level, of data)
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.void(array, index), codegen
+
+
 _popcount = cast(Callable[[Any], np.uint64], intrinsic(_ctpop))
+_prefetch = cast(Callable[[Any, Any], None], intrinsic(_prefetch_item))
 _trailing_zeros = cast(Callable[[Any], np.uint64], intrinsic(_cttz))
 
 
@@ -236,11 +267,14 @@ class Tables(NamedTuple):
     """Words of a placement bitset: ``ceil(num_placements / 64)`` rounded up
     to a multiple of 8; the bits past the last placement are always zero."""
     num_pieces: int
+    live_words: int
+    """Words of a colour's ``live`` summary: ``ceil(num_words / 64)``."""
     bonus: int
     """1 if placing every piece earns a bonus (not in Junior)."""
     allowed_at: int
     """Offsets into ``State.words`` (``free`` is at 0) …"""
     reach_at: int
+    live_at: int
     counts_at: int
     words_size: int
     attach_at: int
@@ -404,13 +438,16 @@ def tables(variant_id: str) -> Tables:
     for color, cells in enumerate(v.starting_cells):
         start[color, : len(cells)] = cells
     board_at = 2 * c * n
+    lw = (w + 63) // 64
     t = Tables(
         num_colors=c,
         bonus=int(v.bonus),
         allowed_at=w,
         reach_at=(1 + c) * w,
-        counts_at=(1 + 2 * c) * w,
-        words_size=(2 + 2 * c) * w + 4,
+        live_at=(1 + 2 * c) * w,
+        live_words=lw,
+        counts_at=(1 + 2 * c) * w + c * lw,
+        words_size=(4 + 2 * c) * w + c * lw + 4,
         attach_at=c * n,
         board_at=board_at,
         left_at=board_at + n,
@@ -441,8 +478,8 @@ class State(NamedTuple):
 
     words: U64
     """Bitsets over placements: ``free``, ``allowed``, ``reach``, then
-    ``num_words + 4`` words of scratch space for :func:`play` and
-    :func:`playout`."""
+    ``live`` (bitsets over words), then ``3 * num_words + 4`` words of
+    scratch space for :func:`play` and :func:`playout`."""
     flags: I8
     """``forbidden``, ``attach``, ``board``, ``left`` and ``done``."""
     info: I32
@@ -463,6 +500,11 @@ class Views(NamedTuple):
     pieces, of a piece it still has."""
     reach: U64
     """``[C, W]``: placements covering one of the colour's attach points."""
+    live: U64
+    """``[C, ceil(W / 64)]``: bit ``w`` is set for every word ``w`` that
+    holds a legal placement of the colour (and maybe for a few more: a
+    move's draw clears the bits of the words it finds empty), so that the
+    draws scan only these words of ``reach``'s range."""
     forbidden: I8
     """``[C, N]``: 1 where the colour may not play (occupied, or next to its own piece)."""
     attach: I8
@@ -497,7 +539,8 @@ def views(t: Tables, s: State) -> Views:
     return Views(
         words[0:w],
         words[t.allowed_at:t.reach_at].reshape(c, w),
-        words[t.reach_at:t.counts_at].reshape(c, w),
+        words[t.reach_at:t.live_at].reshape(c, w),
+        words[t.live_at:t.counts_at].reshape(c, t.live_words),
         flags[0:t.attach_at].reshape(c, n),
         flags[t.attach_at:t.board_at].reshape(c, n),
         flags[t.board_at:t.left_at],
@@ -560,6 +603,10 @@ def _rebuild(t: Tables, s: State) -> None:
                 if b > a:
                     v.lo[c] = min(v.lo[c], t.cover_word[a])
                     v.hi[c] = max(v.hi[c], t.cover_word[b - 1] + 1)
+        v.live[c, :] = 0
+        for w in range(v.lo[c], v.hi[c]):
+            if v.free[w] & v.allowed[c, w] & v.reach[c, w]:
+                v.live[c, w >> 6] |= one << np.uint64(w & 63)
         v.done[c] = 0 if _has_moves(t, s, c) else 1
 
 
@@ -606,6 +653,37 @@ def copy_into(dst: State, src: State) -> None:
     a, b = dst.words, src.words
     for i in range(a.size):
         a[i] = b[i]
+    f, g = dst.flags, src.flags
+    for i in range(f.size):
+        f[i] = g[i]
+    m, n = dst.info, src.info
+    for i in range(m.size):
+        m[i] = n[i]
+
+
+@_compiled
+def copy_live(t: Tables, dst: State, src: State) -> None:
+    """Overwrite ``dst`` with what a search reads of ``src``: :func:`copy_into`
+    less the rows of the colours out of moves (``done``), which nothing reads
+    again, and the scratch words; allocating nothing."""
+    w = t.num_words
+    a, b = dst.words[:w], src.words[:w]  # free (views: loops that vectorise)
+    for i in range(w):
+        a[i] = b[i]
+    for c in range(t.num_colors):
+        if src.flags[t.done_at + c]:
+            continue
+        start = t.allowed_at + c * w
+        a, b = dst.words[start:start + w], src.words[start:start + w]
+        for i in range(w):
+            a[i] = b[i]
+        start = t.reach_at + c * w
+        a, b = dst.words[start:start + w], src.words[start:start + w]
+        for i in range(w):
+            a[i] = b[i]
+        start = t.live_at + c * t.live_words
+        for i in range(start, start + t.live_words):
+            dst.words[i] = src.words[i]
     f, g = dst.flags, src.flags
     for i in range(f.size):
         f[i] = g[i]
@@ -763,6 +841,39 @@ _KEPT = 1024
 """Room for the moves the playout policy keeps to draw from."""
 
 
+class Work(NamedTuple):
+    """Scratch arrays of the playouts (:func:`_answer`'s, and empty ones for
+    the arguments not used), made once by :func:`work_space` for many
+    playouts: the search's hot loop allocates nothing."""
+
+    weight: F64
+    value: I8
+    """All zero between uses (as ``cand``)."""
+    local: I32
+    cand: U64
+    kept: I32
+    cumulative: F64
+    none: I32
+    none64: I64
+
+
+@_compiled
+def _idle_work() -> Work:
+    """Empty scratch arrays, for playouts without answers."""
+    return Work(np.empty(0, np.float64), np.empty(0, np.int8), np.empty(0, np.int32),
+                np.empty(0, np.uint64), np.empty(0, np.int32), np.empty(0, np.float64),
+                np.empty(0, np.int32), np.empty(0, np.int64))
+
+
+@_compiled
+def work_space(t: Tables) -> Work:
+    """Fresh scratch arrays for the playouts of ``t``'s variant."""
+    return Work(np.empty(t.max_size + 1, np.float64), np.zeros(t.num_cells, np.int8),
+                np.empty(t.num_cells, np.int32), np.zeros(t.num_words, np.uint64),
+                np.empty(_KEPT, np.int32), np.empty(_KEPT, np.float64),
+                np.empty(0, np.int32), np.empty(0, np.int64))
+
+
 @_compiled
 def _answer(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
             value: I8, local: I32, cand: U64, kept: I32,
@@ -881,7 +992,7 @@ def _answer(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
 @_compiled
 def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
          limit: int, answers: float, reply: I32, played: I32, prev: int,
-         early: bool, reply2: I64, prev2: int) -> tuple[int, np.uint64]:
+         early: bool, reply2: I64, prev2: int, work: Work) -> tuple[int, np.uint64]:
     """Play the placements ``forced`` (unchecked), then random moves drawn
     with the splitmix64 state ``seed``, each followed by the automatic
     passes, until the game is over or ``limit`` moves are played (-1: no
@@ -903,8 +1014,10 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
     A random move is uniform among the legal moves, except that with
     probability ``big / 2**32`` it is uniform among the legal moves of the
     largest piece size the colour can play.  With no limit, the turn passes
-    lazily: to the next colour not known to be out of moves (a colour found
-    with none passes when its turn comes); the rules played are the same.
+    lazily after the moves not forced: to the next colour not known to be
+    out of moves (a colour found with none passes when its turn comes); the
+    rules played are the same.  ``work``: scratch arrays (:func:`work_space`,
+    or :func:`_idle_work` without answers).
 
     The body of :func:`play`, :func:`playout` and :func:`policy_playout`, one
     loop written for speed.  Every array a compiled function receives or
@@ -921,24 +1034,26 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
     cover_start, cover_word, cover_mask = t.cover_start, t.cover_word, t.cover_mask
     words, flags, info = s.words, s.flags, s.info
     allowed_at, reach_at = np.uint64(t.allowed_at), np.uint64(t.reach_at)
-    counts = np.uint64(t.counts_at)  # legal moves per word
+    # Scratch space: the indices of a colour's words with legal moves, then
+    # those moves, then how many of them a draw counts.
+    counts = np.uint64(t.counts_at)
+    legal = counts + num_words
+    per_word = legal + num_words
+    live_at, live_words = np.uint64(t.live_at), np.uint64(t.live_words)
     attach_at, board_at = np.uint64(t.attach_at), np.uint64(t.board_at)
     left_at, done_at, hi_at = t.left_at, t.done_at, t.hi_at
     placed_at, last_piece_at, turn_at = t.placed_at, t.last_piece_at, t.turn_at
     size_mask, piece_size, num_pieces = t.size_mask, t.piece_size, t.num_pieces
     min_size, max_size = t.min_size, t.max_size
     num_forced = forced.size
-    lazy = num_forced == 0 and limit < 0
-    # Scratch space of the answers (see _answer); empty without them.
+    lazy = limit < 0  # (after the moves not forced)
+    # Scratch space of the answers (see _answer).
     policy = answers > 0.0
-    weight = np.empty(t.max_size + 1 if policy else 0, np.float64)
-    for cells_in_piece in range(weight.size):
-        weight[cells_in_piece] = answers ** cells_in_piece
-    value = np.zeros(t.num_cells if policy else 0, np.int8)
-    local = np.empty(t.num_cells if policy else 0, np.int32)
-    cand = np.zeros(t.num_words if policy else 0, np.uint64)
-    kept = np.empty(_KEPT if policy else 0, np.int32)
-    cumulative = np.empty(_KEPT if policy else 0, np.float64)
+    weight, value, local = work.weight, work.value, work.local
+    cand, kept, cumulative = work.cand, work.kept, work.cumulative
+    if policy:
+        for cells_in_piece in range(weight.size):
+            weight[cells_in_piece] = answers ** cells_in_piece
     num_placements = t.num_placements
     replies = reply.size > 0
     replies2 = reply2.size > 0
@@ -954,7 +1069,8 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
         attach = attach_at + forbidden
         lo, hi = np.uint64(info[color]), np.uint64(info[hi_at + color])
 
-        p = int(forced[moves]) if moves < num_forced else -1
+        is_forced = moves < num_forced
+        p = int(forced[moves]) if is_forced else -1
         # Last good replies, when legal: to the two moves before, then to the one.
         if replies2 and p < 0 and prev2 >= 0 and prev >= 0:
             answer = reply2_of(reply2, color, prev2, prev, num_placements)
@@ -999,14 +1115,48 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                 if rounds < min_size.size:
                     want = max_size + int(min_size[rounds])
                     floor = max_size + 1
-            while True:
+            # The words that may hold legal moves, in order.  Mostly, when
+            # few of reach's range are live: from the live bits (clearing
+            # those of the words found empty), their indices at ``counts``
+            # and their legal moves after them.  Else the whole range.
+            num_live = u0
+            row_live = live_at + np.uint64(color) * live_words
+            for j in range(live_words):
+                num_live += _popcount(words[row_live + j])
+            dense = num_live + num_live > hi - lo
+            if dense:
+                num_live = hi - lo
+            else:
+                num_live = u0
+                for j in range(live_words):
+                    y = words[row_live + j]
+                    kept_bits = y
+                    while y:
+                        b = _trailing_zeros(y)
+                        y &= y - u1
+                        word = j * np.uint64(64) + b
+                        x = words[word] & words[allowed + word] & words[reach + word]
+                        if x:
+                            words[counts + num_live] = word
+                            words[legal + num_live] = x
+                            num_live += u1
+                        else:
+                            kept_bits &= ~(u1 << b)
+                    words[row_live + j] = kept_bits
+            while True:  # the moves of each word (of the size wanted)
                 row = np.uint64(want) * num_words
                 total = u0
-                for w in range(lo, hi):
-                    k = _popcount(words[w] & words[allowed + w] & words[reach + w]
-                                  & size_mask[row + w])
-                    words[counts + w] = k
-                    total += k
+                if dense:
+                    for w in range(lo, hi):
+                        k = _popcount(words[w] & words[allowed + w] & words[reach + w]
+                                      & size_mask[row + w])
+                        words[per_word + w - lo] = k
+                        total += k
+                else:
+                    for i in range(num_live):
+                        k = _popcount(words[legal + i] & size_mask[row + words[counts + i]])
+                        words[per_word + i] = k
+                        total += k
                 if total != u0 or want <= floor:
                     break
                 want -= 1
@@ -1018,8 +1168,10 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                 if not big:
                     seed, bits = _splitmix(seed)
                 r = _below(bits, total)
-                at = counts + lo
-                while True:  # four words at a time (it stops before hi)
+                for i in range(num_live, num_live + u4):
+                    words[per_word + i] = u0
+                at = per_word
+                while True:  # four words at a time (it stops before the end)
                     k = words[at] + words[at + u1] + words[at + u2] + words[at + u3]
                     if r < k:
                         break
@@ -1028,7 +1180,8 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                 while r >= words[at]:
                     r -= words[at]
                     at += u1
-                at -= counts
+                entry = at - per_word
+                at = lo + entry if dense else words[counts + entry]
                 x = words[at] & words[allowed + at] & words[reach + at] & size_mask[row + at]
                 # The r-th lowest set bit of x: halve the search three times.
                 bit = u0
@@ -1044,6 +1197,12 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                 p = int(np.int64(at * np.uint64(64) + bit + _trailing_zeros(x)))
 
         if p >= 0:
+            # The next colour's replies, fetched while this move is played.
+            following = (color + 1) % num_colors
+            if replies:
+                _prefetch(reply, following * num_placements + p)
+            if replies2 and prev >= 0:
+                _prefetch(reply2, _reply2_slot(following, prev, p, num_placements)[0])
             size = np.uint64(place[p, _SIZE])
             num_adjacent = np.uint64(place[p, _NUM_ADJACENT])
             num_corners = np.uint64(place[p, _NUM_CORNERS])
@@ -1082,9 +1241,12 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
             # Its free corner neighbours are new attach points: the placements
             # covering them join ``reach``.  The first piece replaces the
             # starting cells.
+            row_live = live_at + np.uint64(color) * live_words
             if info[placed_at + color] == 0:
                 for w in range(reach + lo, reach + hi):
                     words[w] = u0
+                for j in range(live_words):
+                    words[row_live + j] = u0
                 lo, hi = num_words, u0
                 for x in start_cells[color]:
                     if x >= 0:
@@ -1104,8 +1266,19 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                     words[reach + cover_word[e + u1]] |= cover_mask[e + u1]
                     words[reach + cover_word[e + u2]] |= cover_mask[e + u2]
                     words[reach + cover_word[e + u3]] |= cover_mask[e + u3]
-                lo = min(lo, np.uint64(cover_word[e0]))
-                hi = max(hi, np.uint64(cover_word[e1 - u1]) + u1)
+                first_word = np.uint64(cover_word[e0])
+                last_word = np.uint64(cover_word[e1 - u1])
+                lo = min(lo, first_word)
+                hi = max(hi, last_word + u1)
+                # The live bits of the words first_word to last_word.
+                ja, jb = first_word >> np.uint64(6), last_word >> np.uint64(6)
+                for j in range(ja, jb + u1):
+                    bits_on = ~u0
+                    if j == ja:
+                        bits_on <<= first_word & np.uint64(63)
+                    if j == jb:
+                        bits_on &= ~u0 >> (np.uint64(63) - (last_word & np.uint64(63)))
+                    words[row_live + j] |= bits_on
             info[color] = lo
             info[hi_at + color] = hi
 
@@ -1142,15 +1315,24 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
         for _ in range(checks):
             c = (c + 1) % num_colors
             if flags[done_at + c] == 0:
-                if lazy:
+                if lazy and not is_forced:
                     info[turn_at] = c
                     break
                 row_allowed = allowed_at + np.uint64(c) * num_words
                 row_reach = reach_at + np.uint64(c) * num_words
+                row_live = live_at + np.uint64(c) * live_words
                 found = False
-                for w in range(np.uint64(info[c]), np.uint64(info[hi_at + c])):
-                    if words[w] & words[row_allowed + w] & words[row_reach + w]:
-                        found = True
+                for j in range(live_words):
+                    y = words[row_live + j]
+                    while y:
+                        b = _trailing_zeros(y)
+                        word = j * np.uint64(64) + b
+                        if words[word] & words[row_allowed + word] & words[row_reach + word]:
+                            found = True
+                            break
+                        y &= y - u1
+                        words[row_live + j] &= ~(u1 << b)
+                    if found:
                         break
                 if found:
                     info[turn_at] = c
@@ -1173,26 +1355,30 @@ def play(t: Tables, s: State, placement: int) -> None:
         raise IllegalMoveError("the placement is not a legal move of the colour to move")
     forced = np.empty(1, np.int32)
     forced[0] = placement
-    _run(t, s, np.uint64(0), forced, np.uint64(0), 1, 0.0, _none(), _none(), -1, False,
-         _none64(), -1)
+    w = _idle_work()
+    _run(t, s, np.uint64(0), forced, np.uint64(0), 1, 0.0, w.none, w.none, -1, False,
+         w.none64, -1, w)
 
 
 @_compiled
-def play_moves(t: Tables, s: State, placements: I32) -> None:
+def play_moves(t: Tables, s: State, placements: I32, work: Work | None = None) -> None:
     """Play ``placements`` in order, each for the colour to move, with the
     automatic passes: :func:`play` in one call (cheaper per move), for moves
     known to be legal, as the search's moves down its tree are; nothing
-    checks them."""
+    checks them.  ``work``: scratch arrays to use (:func:`work_space`)."""
+    if work is None:
+        work = _idle_work()
     if placements.size > 0:
-        _run(t, s, np.uint64(0), placements, np.uint64(0), placements.size, 0.0, _none(),
-             _none(), -1, False, _none64(), -1)
+        _run(t, s, np.uint64(0), placements, np.uint64(0), placements.size, 0.0, work.none,
+             work.none, -1, False, work.none64, -1, work)
 
 
 @_compiled
 def playout(t: Tables, s: State, rng: U64) -> int:
     """Play uniformly random moves until the game is over; return the number played."""
-    moves, rng[0] = _run(t, s, rng[0], _none(), np.uint64(0), -1, 0.0, _none(), _none(), -1, False,
-                         _none64(), -1)
+    w = _idle_work()
+    moves, rng[0] = _run(t, s, rng[0], w.none, np.uint64(0), -1, 0.0, w.none, w.none, -1, False,
+                         w.none64, -1, w)
     return moves
 
 
@@ -1203,8 +1389,9 @@ def policy_playout(t: Tables, s: State, rng: U64, big_pieces: float, limit: int)
     probability ``big_pieces``, uniformly random among the legal moves of the
     largest piece size the colour to move can play, else uniformly random."""
     big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
-    moves, rng[0] = _run(t, s, rng[0], _none(), big, limit, 0.0, _none(), _none(), -1, False,
-                         _none64(), -1)
+    w = _idle_work()
+    moves, rng[0] = _run(t, s, rng[0], w.none, big, limit, 0.0, w.none, w.none, -1, False,
+                         w.none64, -1, w)
     return moves
 
 
@@ -1219,8 +1406,9 @@ def smart_playout(t: Tables, s: State, rng: U64, size_factor: float, limit: int,
     size schedule allows (``t.min_size``).  The moves played are written to
     ``played`` as ``colour, placement`` pairs (as many as fit; it may be
     empty)."""
-    moves, rng[0] = _run(t, s, rng[0], _none(), np.uint64(0), limit, max(size_factor, 1e-9),
-                         _none(), played, -1, True, _none64(), -1)
+    w = work_space(t)
+    moves, rng[0] = _run(t, s, rng[0], w.none, np.uint64(0), limit, max(size_factor, 1e-9),
+                         w.none, played, -1, True, w.none64, -1, w)
     return moves
 
 
@@ -1264,7 +1452,8 @@ def set_reply2(reply2: I64, color: int, first: int, second: int, num_placements:
 @_compiled
 def guided_playout(t: Tables, s: State, rng: U64, big_pieces: float, early_sizes: bool,
                    reply: I32, reply2: I64, prev2: int, prev: int, played: I32,
-                   answers: float) -> int:
+                   answers: float, work: Work | None = None,
+                   forced: I32 | None = None) -> int:
     """The search's playout: :func:`policy_playout` to the end of the game,
     with more rules.  With ``early_sizes``, a move not drawn among the
     largest pieces is drawn among the pieces of at least ``t.min_size[r]``
@@ -1280,21 +1469,18 @@ def guided_playout(t: Tables, s: State, rng: U64, big_pieces: float, early_sizes
     ``prev``: the two moves before the first turn (-1 if unknown).  The
     moves played are written to ``played`` as ``colour, placement`` pairs
     (as many as fit); returns the number played.  The search fills in the
-    reply tables from the simulations' results."""
+    reply tables from the simulations' results.  ``work``: scratch arrays
+    to use (:func:`work_space`; by default, new ones).  ``forced``: moves
+    to play first, as :func:`play_moves` plays them (they are recorded and
+    counted, and the replies start from them)."""
+    if work is None:
+        work = work_space(t)
+    if forced is None:
+        forced = work.none
     big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
-    moves, rng[0] = _run(t, s, rng[0], _none(), big, -1, max(answers, 0.0), reply, played,
-                         prev, early_sizes, reply2, prev2)
+    moves, rng[0] = _run(t, s, rng[0], forced, big, -1, max(answers, 0.0), reply, played,
+                         prev, early_sizes, reply2, prev2, work)
     return moves
-
-
-@_compiled
-def _none() -> I32:
-    return np.empty(0, np.int32)
-
-
-@_compiled
-def _none64() -> I64:
-    return np.empty(0, np.int64)
 
 
 @_compiled

@@ -129,7 +129,8 @@ def test_playout_is_random_moves(variant: str) -> None:
         assert moves == len(game.move_stack)
         assert kernel.ply(a) == game.ply
         assert np.array_equal(a.flags, b.flags) and np.array_equal(a.info, b.info)
-        assert np.array_equal(a.words[: t.counts_at], b.words[: t.counts_at])
+        # (the live bits aside: draws clear them, random_move does not)
+        assert np.array_equal(a.words[: t.live_at], b.words[: t.live_at])
         assert_points(t, a, game, f"{variant} seed {seed}")
 
 
@@ -550,6 +551,102 @@ def test_play_moves_is_play_one_by_one(variant: str) -> None:
             kernel.play_moves(t, many, line[start:])
             assert same(one, many) and kernel.to_move(many) == -1
             assert np.array_equal(kernel.views(t, many).board, kernel.views(t, s).board)
+
+
+def assert_live_covers_legal(t: Tables, s: State, where: str) -> None:
+    """Every word holding a legal move of a colour has its live bit set."""
+    v = kernel.views(t, s)
+    for c in range(t.num_colors):
+        legal = v.free & v.allowed[c] & v.reach[c]
+        for w in np.flatnonzero(legal):
+            assert int(v.live[c, w >> 6]) >> int(w & 63) & 1, f"{where}, colour {c}, word {w}"
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic", "classic_3", "trigon"])
+def test_live_words_cover_the_legal_moves(variant: str) -> None:
+    """The live bits: exact from a game, a superset of the words with legal
+    moves after every move of playouts (whose draws clear some), and what
+    the draws read: a playout's moves are the moves of random_move, which
+    scans the whole range."""
+    t = kernel.tables(variant)
+    for seed in range(4):
+        s = kernel.new_state(t)
+        rng = kernel.rng_state(seed)
+        while kernel.to_move(s) >= 0:
+            kernel.policy_playout(t, s, rng, 0.5, 1)
+            assert_live_covers_legal(t, s, f"{variant} seed {seed} ply {kernel.ply(s)}")
+    game = Game(variant)
+    rand = random.Random(7)
+    for _ in range(3 * t.num_colors):
+        game.push_index(rand.choice(game.legal_moves.indices()))
+    s = kernel.state_from_game(game)
+    v = kernel.views(t, s)
+    for c in range(t.num_colors):
+        legal = v.free & v.allowed[c] & v.reach[c]
+        bits = np.unpackbits(v.live[c].view(np.uint8), bitorder="little")[: t.num_words]
+        assert np.array_equal(bits.astype(bool), legal != 0)
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic", "trigon"])
+def test_copy_live_is_a_copy_for_the_search(variant: str) -> None:
+    """copy_live over a state of another game gives every colour still in
+    the game the legal moves of the source, and playouts from it play what
+    they play from a full copy."""
+    t = kernel.tables(variant)
+    for seed in range(6):
+        src = kernel.new_state(t)
+        kernel.policy_playout(t, src, kernel.rng_state(seed), 0.5, 10 * (seed + 2))
+        dirty = kernel.new_state(t)
+        kernel.policy_playout(t, dirty, kernel.rng_state(seed + 100), 0.5, -1)
+        kernel.copy_live(t, dirty, src)
+        full = kernel.copy_state(src)
+        done = kernel.views(t, src).done
+        for c in range(t.num_colors):
+            if not done[c]:
+                assert mask(t, dirty, c) == mask(t, src, c)
+        assert kernel.to_move(dirty) == kernel.to_move(src)
+        a, b = np.empty(400, np.int32), np.empty(400, np.int32)
+        n = kernel.guided_playout(t, dirty, kernel.rng_state(seed), 0.5, False, NO_MOVES,
+                                  np.empty(0, np.int64), -1, -1, a, 0.0)
+        m = kernel.guided_playout(t, full, kernel.rng_state(seed), 0.5, False, NO_MOVES,
+                                  np.empty(0, np.int64), -1, -1, b, 0.0)
+        assert n == m and np.array_equal(a[:2 * n], b[:2 * n])
+        assert np.array_equal(dirty.flags, full.flags) and np.array_equal(dirty.info, full.info)
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic", "trigon"])
+def test_forced_moves_then_playout_in_one_call(variant: str) -> None:
+    """guided_playout with forced moves (the search's tree moves) plays,
+    records and continues exactly as play_moves and then guided_playout
+    from the moves' end, with the replies starting from the last two."""
+    t = kernel.tables(variant)
+    answers = 3.0 if t.num_colors == 2 else 0.0
+    for seed in range(4):
+        s = kernel.new_state(t)
+        kernel.policy_playout(t, s, kernel.rng_state(seed), 0.5, 4 * seed)
+        line_buffer = np.empty(2 * 6, np.int32)
+        probe = kernel.copy_state(s)
+        k = kernel.guided_playout(t, probe, kernel.rng_state(50 + seed), 0.5, False, NO_MOVES,
+                                  np.empty(0, np.int64), -1, -1, line_buffer, 0.0)
+        line = line_buffer[1:2 * min(k, 6):2].copy()
+        table = np.full(t.num_colors * t.num_placements, -1, np.int32)
+        table[: t.num_placements] = np.arange(t.num_placements)[::-1]  # mostly illegal
+        pairs = np.full(kernel.REPLY2_SIZE * t.num_colors, -1, np.int64)
+        one, two = kernel.copy_state(s), kernel.copy_state(s)
+        work = kernel.work_space(t)
+        a, b = np.empty(400, np.int32), np.empty(400, np.int32)
+        n = kernel.guided_playout(t, one, kernel.rng_state(seed), 0.5, False, table, pairs,
+                                  -1, -1, a, answers, work, line)
+        kernel.play_moves(t, two, line, work)
+        d = len(line)
+        prev = int(line[-1]) if d > 0 else -1
+        prev2 = int(line[-2]) if d > 1 else -1
+        b[: 2 * d] = a[: 2 * d]
+        m = d + kernel.guided_playout(t, two, kernel.rng_state(seed), 0.5, False, table, pairs,
+                                      prev2, prev, b[2 * d:], answers, work)
+        assert n == m and np.array_equal(a[:2 * n], b[:2 * n])
+        assert np.array_equal(a[1:2 * d:2], line)
+        assert np.array_equal(one.flags, two.flags) and np.array_equal(one.info, two.info)
 
 
 def test_views_name_the_state() -> None:

@@ -307,16 +307,20 @@ def _moves_at(t: k.Tables, v: k.Views, color: int) -> tuple[F32, F32]:
     ally = t.ally[color]
     one = np.uint64(1)
     for o in range(t.num_colors):
-        if (ally >> o) & 1 and o != color:
-            continue
+        if ((ally >> o) & 1 and o != color) or v.done[o]:
+            continue  # (a colour out of moves has none, whatever its rows hold)
         into = own if o == color else opp
-        for w in range(v.lo[o], v.hi[o]):
-            x = v.free[w] & v.allowed[o, w] & v.reach[o, w]
-            while x:
-                p = w * 64 + int(k._trailing_zeros(x))
-                x &= x - one
-                for j in range(_CELLS, _CELLS + t.place[p, _SIZE]):
-                    into[t.place[p, j]] += 0.1
+        for i in range(t.live_words):  # the words that may hold legal moves
+            y = v.live[o, i]
+            while y:
+                w = i * 64 + int(k._trailing_zeros(y))
+                y &= y - one
+                x = v.free[w] & v.allowed[o, w] & v.reach[o, w]
+                while x:
+                    p = w * 64 + int(k._trailing_zeros(x))
+                    x &= x - one
+                    for j in range(_CELLS, _CELLS + t.place[p, _SIZE]):
+                        into[t.place[p, j]] += 0.1
     return own, opp
 
 
@@ -631,9 +635,10 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     pts = np.zeros(t.num_colors, np.int32)
     group_score = np.zeros(max(seats.num_groups, 1), np.float32)
     result = np.zeros(seats.num_seats, np.float32)
+    work = k.work_space(t)  # the playouts' scratch arrays
     done = 0
     for _ in range(sims):
-        k.copy_into(s, root_state)
+        k.copy_live(t, s, root_state)
         if k.to_move(s) < 0:
             break
         if tree.num_children[root] < 0:
@@ -655,17 +660,23 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
             played[2 * depth - 1] = tree.move[node]
             if tree.visits[node] == 0:
                 break
-        k.play_moves(t, s, line[:depth])
         # A node below the root gets its children on its ``expand_after``-th
         # visit (unless the game is over there); the playout starts from it.
-        if (tree.num_children[node] < 0 and tree.visits[node] >= expand_after
-                and k.to_move(s) >= 0):
-            _expand(t, seats, tree, node, s, v, moves, logits, max_children, sharpness)
-        prev = tree.move[path[depth]] if depth > 0 else -1
-        prev2 = tree.move[path[depth - 1]] if depth > 1 else -1
-        n_played = depth + k.guided_playout(
-            t, s, rng, big_pieces, early_sizes, reply if replies else no_reply,
-            reply2 if replies2 else no_reply2, prev2, prev, played[2 * depth:], answers)
+        # Without an expansion, the tree's moves and the playout are one call.
+        reply_in = reply if replies else no_reply
+        reply2_in = reply2 if replies2 else no_reply2
+        if tree.num_children[node] < 0 and tree.visits[node] >= expand_after:
+            k.play_moves(t, s, line[:depth], work)
+            if k.to_move(s) >= 0:
+                _expand(t, seats, tree, node, s, v, moves, logits, max_children, sharpness)
+            prev = tree.move[path[depth]] if depth > 0 else -1
+            prev2 = tree.move[path[depth - 1]] if depth > 1 else -1
+            n_played = depth + k.guided_playout(
+                t, s, rng, big_pieces, early_sizes, reply_in, reply2_in, prev2, prev,
+                played[2 * depth:], answers, work)
+        else:
+            n_played = k.guided_playout(t, s, rng, big_pieces, early_sizes, reply_in, reply2_in,
+                                        -1, -1, played, answers, work, line[:depth])
         _results(t, seats, s, pts, group_score, result, score_weight)
         recorded = min(n_played, played.size // 2)
         mark = done + 1
