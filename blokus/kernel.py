@@ -1258,6 +1258,7 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                 fresh = (flags[forbidden + x] == 0) & (flags[attach + x] == 0)
                 flags[attach + x] |= fresh
                 new += np.uint64(fresh)
+            first_word, last_word = num_words, u0
             for i in range(counts, new):
                 x = words[i]
                 e0, e1 = np.uint64(cover_start[x]), np.uint64(cover_start[x + u1])
@@ -1266,11 +1267,13 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                     words[reach + cover_word[e + u1]] |= cover_mask[e + u1]
                     words[reach + cover_word[e + u2]] |= cover_mask[e + u2]
                     words[reach + cover_word[e + u3]] |= cover_mask[e + u3]
-                first_word = np.uint64(cover_word[e0])
-                last_word = np.uint64(cover_word[e1 - u1])
+                first_word = min(first_word, np.uint64(cover_word[e0]))
+                last_word = max(last_word, np.uint64(cover_word[e1 - u1]))
+            if new > counts:
                 lo = min(lo, first_word)
                 hi = max(hi, last_word + u1)
-                # The live bits of the words first_word to last_word.
+                # The live bits of the words first_word to last_word (the
+                # words between the new attach points' too: a few more).
                 ja, jb = first_word >> np.uint64(6), last_word >> np.uint64(6)
                 for j in range(ja, jb + u1):
                     bits_on = ~u0
