@@ -80,6 +80,10 @@ answers[, work, forced]) -> int``
 ``copy_live(t, dst, src)``
     ``copy_into`` less what nothing reads again: the rows of the colours out
     of moves (late in a game, most of the copy), and the scratch words.
+``settle(t, s)``
+    Flags every colour out of moves as ``done``, as :func:`state_from_game`
+    does: a state played move by move then searches as one built from the
+    game.
 ``work_space(t) -> Work``
     The playouts' scratch arrays, made once for many playouts, so that a
     search's loop allocates nothing.
@@ -167,6 +171,7 @@ __all__ = [
     "copy_state",
     "copy_into",
     "copy_live",
+    "settle",
     "work_space",
     "Work",
     "views",
@@ -564,6 +569,16 @@ def _has_moves(t: Tables, s: State, color: int) -> bool:
         if words[w] & words[allowed + w] & words[reach + w]:
             return True
     return False
+
+
+@_compiled
+def settle(t: Tables, s: State) -> None:
+    """Flag every colour without a legal move as out of moves (``done``), as
+    :func:`state_from_game` leaves a state (:func:`play` flags a colour when
+    its turn comes)."""
+    for c in range(t.num_colors):
+        if s.flags[t.done_at + c] == 0 and not _has_moves(t, s, c):
+            s.flags[t.done_at + c] = 1
 
 
 @_compiled

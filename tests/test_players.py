@@ -84,6 +84,56 @@ def test_tree_is_reused_between_moves() -> None:
     assert player.last_sims == 2000
 
 
+def assert_same_position(t: Any, a: Any, b: Any) -> None:
+    """Two kernel states of one position: the same legal moves for every
+    colour, the same board and pieces, turn and history (a played state
+    also remembers the attach points since covered, and reaches their
+    placements, none of them legal)."""
+    from blokus import kernel
+
+    va, vb = kernel.views(t, a), kernel.views(t, b)
+    for c in range(t.num_colors):
+        assert np.array_equal(va.free & va.allowed[c] & va.reach[c],
+                              vb.free & vb.allowed[c] & vb.reach[c]), c
+    for field in ("forbidden", "board", "left", "done", "placed", "last_piece", "last_move",
+                  "turn"):
+        assert np.array_equal(getattr(va, field), getattr(vb, field)), field
+    assert np.array_equal(va.attach & (1 - va.forbidden), vb.attach & (1 - vb.forbidden))
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic_3", "trigon"])
+def test_kernel_state_follows_the_game(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between its moves a player brings its kernel state up to date by
+    playing the moves since (passes included) instead of building it from
+    the game: the game's state at every move, built only once; after a jump
+    to another game, the other game's."""
+    from blokus import kernel
+    from blokus.players import mcts
+
+    t = kernel.tables(variant)
+    builds = []
+    build = kernel.state_from_game
+
+    def counted(game: Game) -> kernel.State:
+        builds.append(game.ply)
+        return build(game)
+
+    monkeypatch.setattr(mcts.k, "state_from_game", counted)
+    player = MctsPlayer(sims=30, seed=3)
+    game = Game(variant)
+    rand = random.Random(4)
+    while not game.is_game_over():
+        if game.ply % 3 == 0 and len(game.legal_moves) > 1:
+            assert_same_position(t, player._state_of(game, t), build(game))
+            game.push(player.choose(game))
+        else:
+            game.push_index(rand.choice(game.legal_moves.indices()))
+    assert builds[:1] == [0] and set(builds) == {0}  # (_state_of and choose at ply 0)
+    other = random_position(variant, 9, seed=8)
+    assert_same_position(t, player._state_of(other, t), build(other))
+    assert builds[-1] == other.ply
+
+
 @pytest.mark.parametrize("variant", ["duo", "classic_3"])
 def test_last_good_reply_table(variant: str) -> None:
     """With last good reply the search fills its reply tables (with

@@ -56,7 +56,7 @@ import numpy.typing as npt
 
 from blokus import kernel as k
 from blokus.game import Game
-from blokus.notation import Move
+from blokus.notation import IllegalMoveError, Move
 from blokus.variants import VARIANTS, Seating
 from blokus.variants import variant as find_variant
 
@@ -885,6 +885,8 @@ class MctsPlayer:
         self._trees: list[Tree] = []
         self._root_history: list[Move] | None = None
         self._roots: list[int] = []
+        self._state: k.State | None = None
+        """The kernel state at the roots (of the game of ``_root_history``)."""
         self._variant = ""
         self.last_sims = 0
         """Simulations of the last search (all threads)."""
@@ -923,12 +925,34 @@ class MctsPlayer:
         self._roots = new_roots
         return True
 
+    def _state_of(self, game: Game, t: k.Tables) -> k.State:
+        """The kernel state of ``game``: the last search's, with the moves
+        played since (microseconds), when ``game`` continues that search's
+        game; else built from the game (milliseconds in Classic)."""
+        since = self._moves_since(game)
+        if since is not None and self._state is not None:
+            state = k.copy_state(self._state)
+            try:
+                for move in since:
+                    index = game.placement_of(move)
+                    if index is None:
+                        raise IllegalMoveError(f"not a placement of {game.variant.id}")
+                    k.play(t, state, index)
+            except IllegalMoveError:
+                pass
+            else:
+                if (k.to_move(state) == (-1 if game.turn is None else game.turn)
+                        and k.ply(state) == game.ply):
+                    k.settle(t, state)  # (as built: the same searches)
+                    return state
+        return k.state_from_game(game)
+
     def choose(self, game: Game) -> Move:
         if game.turn is None:
             raise ValueError("no legal move: the game is over")
         t = k.tables(game.variant.id)
         seats = seats_for(game)
-        state = k.state_from_game(game)
+        state = self._state_of(game, t)
         if len(game.legal_moves) == 1:
             return next(iter(game.legal_moves))
         # Room for 40 nodes a simulation: a search makes about 9 (measured on
@@ -997,6 +1021,7 @@ class MctsPlayer:
         if best is None:
             return next(iter(game.legal_moves))
         self._root_history = [t.move for t in game.history if not t.move.is_pass]
+        self._state = state
         return game.table.move(best)
 
 
