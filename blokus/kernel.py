@@ -668,6 +668,12 @@ def copy_into(dst: State, src: State) -> None:
     a, b = dst.words, src.words
     for i in range(a.size):
         a[i] = b[i]
+    _copy_flags_and_info(dst, src)
+
+
+@_compiled
+def _copy_flags_and_info(dst: State, src: State) -> None:
+    """The flags and info of ``src`` into ``dst``."""
     f, g = dst.flags, src.flags
     for i in range(f.size):
         f[i] = g[i]
@@ -699,12 +705,7 @@ def copy_live(t: Tables, dst: State, src: State) -> None:
         start = t.live_at + c * t.live_words
         for i in range(start, start + t.live_words):
             dst.words[i] = src.words[i]
-    f, g = dst.flags, src.flags
-    for i in range(f.size):
-        f[i] = g[i]
-    m, n = dst.info, src.info
-    for i in range(m.size):
-        m[i] = n[i]
+    _copy_flags_and_info(dst, src)
 
 
 def state_from_game(game: Game) -> State:
