@@ -620,7 +620,10 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     early_sizes = cfg[_EARLY_SIZES] > 0.0
     replies2 = replies and cfg[_REPLY2] > 0.0
     reply, reply2 = tree.reply, tree.reply2
-    no_reply, no_reply2 = np.empty(0, np.int32), np.empty(0, np.int64)
+    work = k.work_space(t)  # the playouts' scratch arrays
+    # The playouts' reply tables (empty ones when the replies are off).
+    reply_in = reply if replies else work.none
+    reply2_in = reply2 if replies2 else work.none64
     num_placements = t.num_placements
     played = np.empty(1024, np.int32)  # colour, placement pairs
     # RAVE: stamp[c * num_placements + p] == done + 1 when colour c played
@@ -635,7 +638,6 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     pts = np.zeros(t.num_colors, np.int32)
     group_score = np.zeros(max(seats.num_groups, 1), np.float32)
     result = np.zeros(seats.num_seats, np.float32)
-    work = k.work_space(t)  # the playouts' scratch arrays
     done = 0
     for _ in range(sims):
         k.copy_live(t, s, root_state)
@@ -663,8 +665,6 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         # A node below the root gets its children on its ``expand_after``-th
         # visit (unless the game is over there); the playout starts from it.
         # Without an expansion, the tree's moves and the playout are one call.
-        reply_in = reply if replies else no_reply
-        reply2_in = reply2 if replies2 else no_reply2
         if tree.num_children[node] < 0 and tree.visits[node] >= expand_after:
             k.play_moves(t, s, line[:depth], work)
             if k.to_move(s) >= 0:
