@@ -407,3 +407,64 @@ def test_playout_defaults_by_variant() -> None:
     assert playouts("trigon", answers=0.0, early_sizes=False) == (0.0, 0.0)
     assert playouts("classic", answers=2.0, early_sizes=True) == (2.0, 1.0)
     assert float(SearchParams().array()[_ANSWERS]) == 0.0  # no variant: off
+
+
+def position_with_moves(variant: str, count: int, seed: int) -> Game:
+    """A position of a random game where the colour to move has exactly
+    ``count`` legal moves."""
+    rng = random.Random(seed)
+    while True:
+        game = Game(variant)
+        while not game.is_game_over():
+            if len(game.legal_moves) == count:
+                return game
+            game.push_index(rng.choice(game.legal_moves.indices()))
+
+
+def test_a_search_is_settled_when_the_lead_cannot_be_caught() -> None:
+    from blokus.players.mcts import _settled
+
+    game = random_position("duo", 8, seed=2)
+    player = MctsPlayer(sims=600, seed=1)
+    player.choose(game)
+    tree, root = player._trees[0], player._roots[0]
+    first, n = int(tree.first_child[root]), int(tree.num_children[root])
+    visits = sorted(tree.visits[first:first + n].tolist())
+    gap = visits[-1] - visits[-2]
+    assert gap >= 1
+    assert _settled(tree, root, gap - 0.5)
+    assert not _settled(tree, root, gap)
+    # A root with one child is settled at once; one without children never.
+    tree.num_children[root] = 1
+    assert _settled(tree, root, 1e9)
+    tree.num_children[root] = -1
+    assert not _settled(tree, root, 0.0)
+
+
+def test_time_saved_is_kept_for_the_next_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a time budget, a move with one legal choice, or a search whose
+    choice is settled early, saves its time for the game's next moves; a
+    new game starts without savings, and ``stop_early=False`` saves none."""
+    from blokus.players import mcts
+
+    forced = position_with_moves("duo", 1, seed=3)
+    share = mcts.time_share(forced.num_placed(forced.turn), "duo")
+    player = MctsPlayer(sims=None, seconds=0.02, seed=1)
+    player.choose(forced)
+    assert player._bank == pytest.approx(0.02 * share)
+    # A search settled after its first simulations saves most of its time.
+    game = position_with_moves("duo", 2, seed=4)
+    monkeypatch.setattr(mcts, "_settled", lambda tree, root, left: True)
+    player = MctsPlayer(sims=None, seconds=2.0, seed=1)
+    player.choose(game)
+    planned = 2.0 * mcts.time_share(game.num_placed(game.turn), "duo")
+    assert 0.5 * planned < player._bank <= planned
+    assert player.last_sims == 64
+    # Another game: the savings are gone (and this move's are kept).
+    other = position_with_moves("duo", 1, seed=5)
+    player.choose(other)
+    assert player._bank == pytest.approx(
+        2.0 * mcts.time_share(other.num_placed(other.turn), "duo"))
+    keep = MctsPlayer(sims=None, seconds=0.02, seed=1, stop_early=False)
+    keep.choose(forced)
+    assert keep._bank == 0.0

@@ -36,7 +36,9 @@ number of simulations (reproducible with a seed), 9 searches for a fixed time
 on two threads.  A time budget is the mean time of a move: the search spends
 more of it on a colour's first pieces (:data:`TIME_SHARES`), except in
 Classic for three or four colours, where it spends more on the later ones
-(:data:`TIME_SHARES_CLASSIC`).
+(:data:`TIME_SHARES_CLASSIC`).  A search with a time budget also ends as soon
+as its most visited move can no longer change in the time left, and the
+game's next moves get the time it saved (:data:`BANK_SPEND`).
 """
 
 from __future__ import annotations
@@ -866,7 +868,7 @@ class MctsPlayer:
     def __init__(self, sims: int | None = 1000, seconds: float | None = None,
                  threads: int = 1, seed: int | None = None,
                  params: SearchParams | None = None, capacity: int | None = None,
-                 name: str | None = None) -> None:
+                 name: str | None = None, stop_early: bool = True) -> None:
         if sims is None and seconds is None:
             raise ValueError("give a simulation budget, a time budget, or both")
         if sims is not None and sims < 1:
@@ -888,6 +890,12 @@ class MctsPlayer:
         self._state: k.State | None = None
         """The kernel state at the roots (of the game of ``_root_history``)."""
         self._variant = ""
+        self.stop_early = stop_early
+        """With a time budget: end a search once its most visited move can
+        no longer change in the time left, and keep the time saved for the
+        next moves of the game (:data:`BANK_SPEND`)."""
+        self._bank = 0.0
+        """Seconds saved by earlier moves of the game, not yet spent."""
         self.last_sims = 0
         """Simulations of the last search (all threads)."""
 
@@ -952,8 +960,13 @@ class MctsPlayer:
             raise ValueError("no legal move: the game is over")
         t = k.tables(game.variant.id)
         seats = seats_for(game)
+        if self._moves_since(game) is None:
+            self._bank = 0.0  # a new game
         state = self._state_of(game, t)
+        share = time_share(game.num_placed(game.turn), game.variant.id)
         if len(game.legal_moves) == 1:
+            if self.seconds is not None and self.stop_early:
+                self._bank += self.seconds * share
             return next(iter(game.legal_moves))
         # Room for 40 nodes a simulation: a search makes about 9 (measured on
         # the benchmark positions: up to 48 children, expanded on the second
@@ -986,12 +999,14 @@ class MctsPlayer:
         self._variant = game.variant.id
         cfg = self.params.array(game.variant.id)
         deadline = None
+        start = planned = 0.0
         if self.seconds is not None:
             # Load the compiled search (from numba's cache, or compile it)
             # before the clock starts.
             search(t, seats, self._trees[0], self._roots[0], state, 0, k.rng_state(0), cfg)
-            share = time_share(game.num_placed(game.turn), game.variant.id)
-            deadline = time.monotonic() + self.seconds * share
+            planned = self.seconds * share
+            start = time.monotonic()
+            deadline = start + planned + BANK_SPEND * self._bank
         per_thread = None if self.sims is None else math.ceil(self.sims / self.threads)
         counts = [0] * self.threads
 
@@ -1005,8 +1020,16 @@ class MctsPlayer:
                     break
                 ran = search(t, seats, tree, root, state, n, rng, cfg)
                 counts[i] += ran
-                if ran < n or (deadline is not None and time.monotonic() >= deadline):
+                if ran < n:
                     break
+                if deadline is not None:
+                    now = time.monotonic()
+                    if now >= deadline:
+                        break
+                    # The simulations the time left allows, at this rate.
+                    left = counts[i] * (deadline - now) / max(now - start, 1e-9)
+                    if self.stop_early and _settled(tree, root, left):
+                        break
 
         if self.threads == 1:
             work(0)
@@ -1017,12 +1040,31 @@ class MctsPlayer:
             for th in threads:
                 th.join()
         self.last_sims = sum(counts)
+        if self.seconds is not None and self.stop_early:
+            self._bank = max(0.0, self._bank + planned - (time.monotonic() - start))
         best = _most_visited(self._trees, self._roots)
         if best is None:
             return next(iter(game.legal_moves))
         self._root_history = [t.move for t in game.history if not t.move.is_pass]
         self._state = state
         return game.table.move(best)
+
+
+BANK_SPEND = 0.5
+"""With a time budget and ``stop_early``, the share of the time saved so
+far in a game that the next move may spend on top of its own."""
+
+
+def _settled(tree: Tree, root: int, left: float) -> bool:
+    """Whether no child of ``root`` could overtake the most visited one in
+    ``left`` more simulations (so more search would choose the same move)."""
+    n = int(tree.num_children[root])
+    if n < 2:
+        return n == 1
+    first = int(tree.first_child[root])
+    visits = tree.visits[first:first + n]
+    top = np.partition(visits, n - 2)[n - 2:]
+    return float(top[1] - top[0]) > left
 
 
 def _most_visited(trees: list[Tree], roots: list[int]) -> int | None:
