@@ -78,7 +78,7 @@ def test_tree_is_reused_between_moves() -> None:
     reply = max(kids, key=lambda c: tree.visits[c])
     assert tree.visits[reply] >= 2
     game.push_index(int(tree.move[reply]))
-    assert player._reuse(game)
+    assert player._reuse(game, player._moves_since(game))
     assert player._roots[0] == reply and player._trees[0].visits[reply] > 0
     game.push(player.choose(game))
     assert player.last_sims == 2000
@@ -124,13 +124,14 @@ def test_kernel_state_follows_the_game(variant: str, monkeypatch: pytest.MonkeyP
     rand = random.Random(4)
     while not game.is_game_over():
         if game.ply % 3 == 0 and len(game.legal_moves) > 1:
-            assert_same_position(t, player._state_of(game, t), build(game))
+            state = player._state_of(game, t, player._moves_since(game))
+            assert_same_position(t, state, build(game))
             game.push(player.choose(game))
         else:
             game.push_index(rand.choice(game.legal_moves.indices()))
     assert builds[:1] == [0] and set(builds) == {0}  # (_state_of and choose at ply 0)
     other = random_position(variant, 9, seed=8)
-    assert_same_position(t, player._state_of(other, t), build(other))
+    assert_same_position(t, player._state_of(other, t, player._moves_since(other)), build(other))
     assert builds[-1] == other.ply
 
 

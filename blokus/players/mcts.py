@@ -908,10 +908,10 @@ class MctsPlayer:
         done = len(self._root_history)
         return moves[done:] if moves[:done] == self._root_history else None
 
-    def _reuse(self, game: Game) -> bool:
-        """Move the roots down the trees along the moves played since the last
-        search; False when the trees do not fit the game."""
-        since = self._moves_since(game)
+    def _reuse(self, game: Game, since: list[Move] | None) -> bool:
+        """Move the roots down the trees along ``since``, the moves played
+        since the last search (:meth:`_moves_since`); False when the trees do
+        not fit the game."""
         if since is None:
             return False
         new_roots = []
@@ -933,11 +933,11 @@ class MctsPlayer:
         self._roots = new_roots
         return True
 
-    def _state_of(self, game: Game, t: k.Tables) -> k.State:
-        """The kernel state of ``game``: the last search's, with the moves
-        played since (microseconds), when ``game`` continues that search's
-        game; else built from the game (milliseconds in Classic)."""
-        since = self._moves_since(game)
+    def _state_of(self, game: Game, t: k.Tables, since: list[Move] | None) -> k.State:
+        """The kernel state of ``game``: the last search's, with ``since``
+        played on it (microseconds), when ``game`` continues that search's
+        game (``since`` not None, :meth:`_moves_since`); else built from the
+        game (milliseconds in Classic)."""
         if since is not None and self._state is not None:
             state = k.copy_state(self._state)
             try:
@@ -960,14 +960,15 @@ class MctsPlayer:
             raise ValueError("no legal move: the game is over")
         t = k.tables(game.variant.id)
         seats = seats_for(game)
-        if self._moves_since(game) is None:
-            self._bank = 0.0  # a new game
-        state = self._state_of(game, t)
+        since = self._moves_since(game)  # (None: another game)
+        if since is None:
+            self._bank = 0.0
         share = time_share(game.num_placed(game.turn), game.variant.id)
         if len(game.legal_moves) == 1:
             if self.seconds is not None and self.stop_early:
                 self._bank += self.seconds * share
             return next(iter(game.legal_moves))
+        state = self._state_of(game, t, since)
         # Room for 40 nodes a simulation: a search makes about 9 (measured on
         # the benchmark positions: up to 48 children, expanded on the second
         # visit), and a reused tree keeps the nodes of earlier searches; a
@@ -978,10 +979,10 @@ class MctsPlayer:
             most = max(share for _, share in time_shares(game.variant.id))
             expected = math.ceil((self.seconds or 0.0) * most * _MAX_SIMS_PER_SECOND)
         capacity = self.capacity or max(200_000, min(6_000_000, 40 * expected))
-        reused = self._reuse(game)
+        reused = self._reuse(game, since)
         if not reused or any(int(tr.size[0]) > capacity * 0.8 for tr in self._trees):
             # The playouts' replies hold for the whole game.
-            same_game = self._moves_since(game) is not None
+            same_game = since is not None
             if len(self._trees) == self.threads and all(
                     tr.move.size == capacity and tr.reply.size == t.num_placements * t.num_colors
                     for tr in self._trees):
