@@ -16,6 +16,7 @@ import os
 import platform
 import sys
 import time
+from pathlib import Path
 
 from blokus.match import elo, format_elo, run_match
 
@@ -28,6 +29,8 @@ def main() -> None:
     parser.add_argument("--players", nargs="+",
                         default=["random", "greedy"] + [f"level:{n}" for n in range(1, 8)])
     parser.add_argument("--seed", type=int, default=100)
+    parser.add_argument("--out", type=Path, metavar="DIR",
+                        help="save every game as .blksgf, a folder per pair in DIR")
     args = parser.parse_args()
     print(f"Ladder, {args.variant}: {args.games} games per pair, {args.workers} workers, "
           f"Python {platform.python_version()}, {platform.machine()}, "
@@ -37,8 +40,11 @@ def main() -> None:
     total = 0.0
     for weak, strong in zip(args.players, args.players[1:], strict=False):
         start = time.monotonic()
+        out = None
+        if args.out is not None:
+            out = args.out / f"{weak}-{strong}".replace(":", "")
         s = run_match(strong, weak, args.variant, args.games, workers=args.workers,
-                      seed=args.seed, progress=sys.stderr)
+                      out=out, seed=args.seed, progress=sys.stderr)
         lo, hi = s.interval()
         diff = elo(s.score)
         total += diff if not math.isinf(diff) else (800.0 if diff > 0 else -800.0)
