@@ -27,6 +27,7 @@ import functools
 import os
 import sys
 import textwrap
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn, Protocol, TextIO
 
@@ -322,6 +323,9 @@ Columns are letters, rows are numbers from 1 at the bottom."""
 HINT_PLAYER = "level:5"
 """The player that answers ``hint`` (``greedy`` without the search kernel)."""
 
+THINKING_NOTICE = 0.5
+"""Seconds a computer seat thinks before the game says so."""
+
 LEGAL_LIST_MAX = 40
 """``legal`` lists the moves up to this many, else counts them per piece."""
 
@@ -471,7 +475,7 @@ class HotSeat:
                 seat = game.seat_of(color)
                 player = self.players.get(seat)
                 if player is not None:
-                    move = player.choose(game)
+                    move = self._think(player, f"{v.colors[color].name} ({player.name})")
                     self.say(f"{v.colors[color].name} ({player.name}) plays {move}")
                     self._push(move)
                     redraw = True
@@ -563,6 +567,18 @@ class HotSeat:
         self._quit_warned = False
         self.say("Took back: " + "; ".join(taken))
         return "moved"
+
+    def _think(self, player: ComputerPlayer, who: str) -> Move:
+        """The computer's move; says that ``who`` is thinking when the
+        choice takes more than half a second (level 9 thinks for a minute)."""
+        notice = threading.Timer(THINKING_NOTICE, self.say, (f"{who} is thinking...",))
+        notice.daemon = True
+        notice.start()
+        try:
+            return player.choose(self.game)
+        finally:
+            notice.cancel()
+            notice.join()  # (a notice being written ends first)
 
     def _hint(self) -> None:
         if self.hint_player is None:

@@ -231,6 +231,7 @@ def test_computer_seats_and_undo() -> None:
     assert seat.run() == 0
     assert seat.game.is_game_over()
     assert "Purple (random) plays" in out.getvalue()
+    assert "thinking" not in out.getvalue()  # (each move took microseconds)
     assert "Game over." in out.getvalue()
     # a person against a computer: undo takes back the computer's reply too
     out = io.StringIO()
@@ -242,6 +243,34 @@ def test_computer_seats_and_undo() -> None:
     assert "Move 2: Orange to move (seat 2: Orange (random))" in text
     assert text.count("Move 1: Purple to move (seat 1: Purple)") == 2
     assert seat.game.move_stack == []
+
+
+def test_a_slow_computer_seat_is_shown_thinking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computer that takes longer than the notice delay is said to be
+    thinking before its move (a quick one is not: the test above)."""
+    import threading
+
+    from blokus import cli
+
+    monkeypatch.setattr(cli, "THINKING_NOTICE", 0.01)
+    answered = threading.Event()
+
+    class Slow(RandomPlayer):
+        def choose(self, game: Game) -> Move:
+            answered.wait(5.0)  # until the notice has been written
+            return super().choose(game)
+
+    class Watched(io.StringIO):
+        def write(self, text: str) -> int:
+            if "thinking" in text:
+                answered.set()
+            return super().write(text)
+
+    out = Watched()
+    seat = HotSeat(Game("duo"), io.StringIO(""), out, {0: Slow(1), 1: RandomPlayer(2)})
+    seat.run()
+    text = out.getvalue()
+    assert text.index("Purple (random) is thinking...") < text.index("Purple (random) plays")
 
 
 def test_neutral_seat_is_played_by_a_random_mover() -> None:

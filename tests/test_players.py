@@ -57,6 +57,39 @@ def test_specs() -> None:
     assert isinstance(p, MctsPlayer) and p.sims == 300
 
 
+def test_level_9_takes_pentobi_level_9_time_by_variant() -> None:
+    """Level 9's budget is its variant family's (Junior's is Duo's); a
+    ``seconds=`` option gives one budget for every variant."""
+    from blokus.players.mcts import LEVEL_9_SECONDS
+
+    player = make_player("level:9")
+    assert isinstance(player, MctsPlayer) and player.threads == 2
+    for variant, family in [("duo", "duo"), ("junior", "duo"), ("classic", "classic"),
+                            ("classic_2", "classic"), ("classic_3", "classic"),
+                            ("trigon", "trigon"), ("trigon_2", "trigon"),
+                            ("trigon_3", "trigon")]:
+        assert player.seconds_for(variant) == LEVEL_9_SECONDS[family] > 0
+    assert len(set(LEVEL_9_SECONDS.values())) > 1
+    fixed = make_player("level:9,seconds=3")
+    assert isinstance(fixed, MctsPlayer)
+    assert fixed.seconds_for("duo") == fixed.seconds_for("trigon") == 3.0
+    level_5 = make_player("level:5")
+    assert isinstance(level_5, MctsPlayer) and level_5.seconds_for("duo") is None
+    with pytest.raises(ValueError):
+        MctsPlayer(sims=None, seconds={"duo": 1.0, "classic": 0.0})
+
+
+def test_a_budget_by_variant_is_spent_by_variant() -> None:
+    """A move with one legal choice banks the budget of its own variant."""
+    from blokus.players.mcts import time_share
+
+    forced = position_with_moves("duo", 1, seed=3)
+    player = MctsPlayer(sims=None, seconds={"duo": 0.02, "classic": 5.0}, seed=1)
+    player.choose(forced)
+    assert player._bank == pytest.approx(
+        0.02 * time_share(forced.num_placed(forced.turn), "duo"))
+
+
 def test_choose_on_finished_game_is_an_error() -> None:
     game = random_position("duo", 200, seed=4)
     assert game.is_game_over()

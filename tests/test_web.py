@@ -126,6 +126,7 @@ def test_catalog_lists_every_variant_seating_player_and_rule(client: TestClient)
         assert entry["colors"] == [c.name for c in v.colors]
     assert cat["players"][:2] == ["random", "greedy"]
     assert cat["levels"] == [f"level:{n}" for n in range(1, 10)]
+    assert "minute" in cat["level_notes"]["level:9"]  # (the slow one is named)
     assert cat["rules"] == ["advanced", "basic", "cells"]
 
 

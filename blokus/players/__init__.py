@@ -25,10 +25,15 @@ from blokus.players.simple import GreedyPlayer, RandomPlayer
 
 __all__ = [
     "Player", "RandomPlayer", "GreedyPlayer", "make_player", "PlayerSpecError", "LEVELS",
+    "LEVEL_NOTES",
 ]
 
 LEVELS: tuple[str, ...] = tuple(f"level:{n}" for n in range(1, 10))
 """The specs of the nine computer levels, weakest first."""
+
+LEVEL_NOTES: dict[str, str] = {"level:9": "slow: about a minute a move"}
+"""What a person should know before choosing a level: level 9 thinks as
+long as Pentobi's level 9 (``blokus.players.mcts.LEVEL_9_SECONDS``)."""
 
 
 class PlayerSpecError(ValueError):

@@ -32,9 +32,10 @@ previous root by the moves played since, the search continues in that subtree.
 
 Levels (``level:N``): 1 and 2 play from the priors alone (level 1 sampling them
 with a high temperature: plausible but beatable moves), 3 to 8 search a fixed
-number of simulations (reproducible with a seed), 9 searches for a fixed time
-on two threads.  A time budget is the mean time of a move: the search spends
-more of it on a colour's first pieces (:data:`TIME_SHARES`), except in
+number of simulations (reproducible with a seed), 9 searches on two threads
+for the time Pentobi's level 9 takes (:data:`LEVEL_9_SECONDS`).  A time
+budget is the mean time of a move: the search spends more of it on a
+colour's first pieces (:data:`TIME_SHARES`), except in
 Classic for three or four colours, where it spends more on the later ones
 (:data:`TIME_SHARES_CLASSIC`).  A search with a time budget also ends as soon
 as its most visited move can no longer change in the time left, and the
@@ -48,6 +49,7 @@ import json
 import math
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -63,7 +65,8 @@ from blokus.variants import VARIANTS, Seating
 from blokus.variants import variant as find_variant
 
 __all__ = [
-    "MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS", "warm_up",
+    "MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS",
+    "LEVEL_9_SECONDS", "warm_up",
     "move_features", "num_features", "prior_weights", "default_weights", "prior_family",
     "time_share", "time_shares", "TIME_SHARES", "TIME_SHARES_CLASSIC", "WEIGHTS_FILE",
     "default_answers", "default_early_sizes",
@@ -865,16 +868,21 @@ class MctsPlayer:
     time budget, the mean time of a move over a game: see
     :data:`TIME_SHARES` and :data:`TIME_SHARES_CLASSIC`)."""
 
-    def __init__(self, sims: int | None = 1000, seconds: float | None = None,
+    def __init__(self, sims: int | None = 1000,
+                 seconds: float | Mapping[str, float] | None = None,
                  threads: int = 1, seed: int | None = None,
                  params: SearchParams | None = None, capacity: int | None = None,
                  name: str | None = None, stop_early: bool = True) -> None:
+        """``seconds``: the mean time of a move, or one per variant family
+        (:func:`prior_family`, as :data:`LEVEL_9_SECONDS`)."""
         if sims is None and seconds is None:
             raise ValueError("give a simulation budget, a time budget, or both")
         if sims is not None and sims < 1:
             raise ValueError("sims must be at least 1")
-        if seconds is not None and seconds <= 0:
-            raise ValueError("seconds must be positive")
+        if seconds is not None:
+            budgets = list(seconds.values()) if isinstance(seconds, Mapping) else [seconds]
+            if not all(b > 0 for b in budgets):
+                raise ValueError("seconds must be positive")
         if threads < 1:
             raise ValueError("threads must be at least 1")
         self.sims = sims
@@ -898,6 +906,12 @@ class MctsPlayer:
         """Seconds saved by earlier moves of the game, not yet spent."""
         self.last_sims = 0
         """Simulations of the last search (all threads)."""
+
+    def seconds_for(self, variant_id: str) -> float | None:
+        """The mean time of a move in ``variant_id`` (None: no time budget)."""
+        if isinstance(self.seconds, Mapping):
+            return self.seconds[prior_family(variant_id)]
+        return self.seconds
 
     def _moves_since(self, game: Game) -> list[Move] | None:
         """The moves played since the last search (passes left out); None
@@ -964,9 +978,10 @@ class MctsPlayer:
         if since is None:
             self._bank = 0.0
         share = time_share(game.num_placed(game.turn), game.variant.id)
+        seconds = self.seconds_for(game.variant.id)
         if len(game.legal_moves) == 1:
-            if self.seconds is not None and self.stop_early:
-                self._bank += self.seconds * share
+            if seconds is not None and self.stop_early:
+                self._bank += seconds * share
             return next(iter(game.legal_moves))
         state = self._state_of(game, t, since)
         # Room for 40 nodes a simulation: a search makes about 9 (measured on
@@ -977,7 +992,7 @@ class MctsPlayer:
             expected = self.sims // self.threads
         else:  # a time budget
             most = max(share for _, share in time_shares(game.variant.id))
-            expected = math.ceil((self.seconds or 0.0) * most * _MAX_SIMS_PER_SECOND)
+            expected = math.ceil((seconds or 0.0) * most * _MAX_SIMS_PER_SECOND)
         capacity = self.capacity or max(200_000, min(6_000_000, 40 * expected))
         reused = self._reuse(game, since)
         if not reused or any(int(tr.size[0]) > capacity * 0.8 for tr in self._trees):
@@ -1001,11 +1016,11 @@ class MctsPlayer:
         cfg = self.params.array(game.variant.id)
         deadline = None
         start = planned = 0.0
-        if self.seconds is not None:
+        if seconds is not None:
             # Load the compiled search (from numba's cache, or compile it)
             # before the clock starts.
             search(t, seats, self._trees[0], self._roots[0], state, 0, k.rng_state(0), cfg)
-            planned = self.seconds * share
+            planned = seconds * share
             start = time.monotonic()
             deadline = start + planned + BANK_SPEND * self._bank
         per_thread = None if self.sims is None else math.ceil(self.sims / self.threads)
@@ -1041,7 +1056,7 @@ class MctsPlayer:
             for th in threads:
                 th.join()
         self.last_sims = sum(counts)
-        if self.seconds is not None and self.stop_early:
+        if seconds is not None and self.stop_early:
             self._bank = max(0.0, self._bank + planned - (time.monotonic() - start))
         best = _most_visited(self._trees, self._roots)
         if best is None:
@@ -1087,6 +1102,11 @@ def _most_visited(trees: list[Tree], roots: list[int]) -> int | None:
     return max(totals, key=totals.__getitem__) if totals else None
 
 
+LEVEL_9_SECONDS: dict[str, float] = {"duo": 44.0, "junior": 44.0, "classic": 47.0, "trigon": 47.0}
+"""Level 9's mean time a move by variant family (:func:`prior_family`):
+Pentobi's level 9's on one thread of the development machine, over whole
+games against itself (``benchmarks/pentobi_time.py``; Junior as Duo)."""
+
 LEVEL_SETTINGS: dict[int, dict[str, Any]] = {
     1: {"prior_temperature": 1.6},
     2: {"prior_temperature": 0.0},
@@ -1096,7 +1116,7 @@ LEVEL_SETTINGS: dict[int, dict[str, Any]] = {
     6: {"sims": 6_000},
     7: {"sims": 20_000},
     8: {"sims": 80_000, "threads": 2},
-    9: {"seconds": 10.0, "threads": 2},
+    9: {"seconds": LEVEL_9_SECONDS, "threads": 2},
 }
 """What each level does (see the module docstring)."""
 

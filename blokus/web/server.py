@@ -80,7 +80,7 @@ import blokus
 from blokus.game import Game
 from blokus.geometry import Board, Point, Shape, Vertex
 from blokus.notation import IllegalMoveError, InvalidMoveError, Move
-from blokus.players import LEVELS, Player, PlayerSpecError, make_player
+from blokus.players import LEVEL_NOTES, LEVELS, Player, PlayerSpecError, make_player
 from blokus.scoring import RULES, bonus
 from blokus.variants import VARIANTS, Seating
 
@@ -224,6 +224,7 @@ def catalog(levels_available: bool | None = None) -> dict[str, Any]:
         "variants": variants,
         "players": list(PLAYER_SPECS),
         "levels": list(LEVELS),
+        "level_notes": dict(LEVEL_NOTES),
         "levels_available": levels_installed() if levels_available is None else levels_available,
         "rules": list(RULES),
         "version": blokus.__version__,

@@ -881,8 +881,10 @@ function seatOptions(includeRemote, compact = false) {
   if (includeRemote) html += `<option value="remote">Invite a player (another browser)</option>`;
   const c = compact ? "computer" : "Computer";
   html += `<optgroup label="Computer"><option value="computer:random">${c} · random${compact ? "" : " (beginner)"}</option><option value="computer:greedy">${c} · greedy${compact ? "" : " (easy)"}</option>`;
+  const notes = (app.catalog && app.catalog.level_notes) || {};
   for (const spec of (app.catalog ? app.catalog.levels : [])) {
-    html += `<option value="computer:${spec}">${c} · level ${spec.slice(6)}${avail || compact ? "" : " (greedy for now)"}</option>`;
+    const note = !avail ? " (greedy for now)" : notes[spec] ? ` (${notes[spec]})` : "";
+    html += `<option value="computer:${spec}">${c} · level ${spec.slice(6)}${compact ? "" : escapeHtml(note)}</option>`;
   }
   return `${html}</optgroup>`;
 }
