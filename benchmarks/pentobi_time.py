@@ -8,8 +8,8 @@ each keeping its own tree; one thread, no opening book, no resigning) and
 prints, per game and over all games, the mean time a move and its profile
 by the number of pieces the colour to move had placed (in ranges of three),
 as shares of that mean; ``--moves N`` times only the first N moves of a
-game (for the slowest levels).  The figure to give ``mcts:seconds=T`` or a level
-for equal thinking time.  Asserts nothing.  Pentobi is not part of this
+game (for the slowest levels).  The figure to give ``mcts:seconds=T`` or a
+level for equal thinking time.  Asserts nothing.  Pentobi is not part of this
 project: build its engine from Pentobi's source and pass its path.
 """
 
@@ -25,6 +25,8 @@ from pentobi import pentobi_command  # benchmarks/pentobi.py
 
 from blokus.game import Game
 from blokus.match import GtpEngineError, GtpPlayer
+from blokus.players import PlayerSpecError
+from blokus.variants import VARIANTS
 
 
 def play(command: str, variant: str, times: dict[int, list[float]],
@@ -40,7 +42,7 @@ def play(command: str, variant: str, times: dict[int, list[float]],
             seat = game.seat_to_move
             color = game.turn
             assert seat is not None and color is not None
-            placed = sum(1 for t in game.history if t.color == color and not t.move.is_pass)
+            placed = game.num_placed(color)
             start = time.perf_counter()
             move = sides[seat % 2].choose(game)
             spent = time.perf_counter() - start
@@ -58,7 +60,7 @@ def play(command: str, variant: str, times: dict[int, list[float]],
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--engine", required=True, help="path of pentobi-gtp")
-    parser.add_argument("--variant", default="duo",
+    parser.add_argument("--variant", default="duo", choices=list(VARIANTS),
                         help="a variant id that is also Pentobi's -g name (default: duo)")
     parser.add_argument("--level", type=int, default=9, help="Pentobi's level (default: 9)")
     parser.add_argument("--games", type=int, default=1, help="games (default: 1)")
@@ -75,7 +77,7 @@ def main() -> None:
     for index in range(args.games):
         try:
             seconds, moves = play(command, args.variant, times, args.moves)
-        except GtpEngineError as e:
+        except (GtpEngineError, PlayerSpecError) as e:
             sys.exit(f"pentobi_time.py: {e}")
         all_seconds += seconds
         all_moves += moves
