@@ -570,7 +570,8 @@ class HotSeat:
 
     def _think(self, player: ComputerPlayer, who: str) -> Move:
         """The computer's move; says that ``who`` is thinking when the
-        choice takes more than half a second (level 9 thinks for a minute)."""
+        choice takes more than :data:`THINKING_NOTICE` seconds (level 9
+        thinks for about a minute)."""
         notice = threading.Timer(THINKING_NOTICE, self.say, (f"{who} is thinking...",))
         notice.daemon = True
         notice.start()

@@ -1104,8 +1104,10 @@ def _most_visited(trees: list[Tree], roots: list[int]) -> int | None:
 
 LEVEL_9_SECONDS: dict[str, float] = {"duo": 44.0, "junior": 44.0, "classic": 47.0, "trigon": 47.0}
 """Level 9's mean time a move by variant family (:func:`prior_family`):
-Pentobi's level 9's on one thread of the development machine, over whole
-games against itself (``benchmarks/pentobi_time.py``; Junior as Duo)."""
+Pentobi's level 9's on one thread of the development machine, playing
+itself (``benchmarks/pentobi_time.py``): over a whole game in Duo (Junior
+as Duo); in Classic and Trigon level 8's whole-game mean times level 9's
+ratio to it over the first 16 moves (docs/ladder.md)."""
 
 LEVEL_SETTINGS: dict[int, dict[str, Any]] = {
     1: {"prior_temperature": 1.6},
