@@ -458,6 +458,9 @@ def test_two_browsers_play_by_invitation(
         page.wait_for_selector("#players .player[data-seat='1'] .online.on")
         place_with_mouse(page, game, blokus.Move.from_str("e10,d11,e11,f11,e12"))
         wait_my_turn(guest, game, 1)
+        # The host's page hears of its own move on its own connection, which
+        # may come after the guest's: wait for it, then it must not be our turn.
+        wait_moves(page, 1)
         assert page.get_attribute("#board", "data-my-turn") == "false"
         place_with_keyboard(guest, game, blokus.Move.from_str("j5,i6,j6,k6,j7"))
         wait_my_turn(page, game, 2)
