@@ -348,16 +348,21 @@ def test_move_features_against_the_rules(variant: str) -> None:
 
 def test_prior_weights_learned_and_fallback(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The shipped weights cover Duo, Classic and Trigon with the right
-    number of columns; a family without weights (or with the wrong number)
-    gets the hand-set ones."""
+    number of columns (the base block, or all of them with the phase
+    blocks); a family without weights (or with the wrong number) gets the
+    hand-set ones."""
     import json
 
     from blokus.players import mcts
 
     shipped = json.loads(mcts.WEIGHTS_FILE.read_text())
     for variant in ("duo", "classic_2", "trigon_3"):
-        assert len(shipped[mcts.prior_family(variant)]) == mcts.num_features(variant)
-        assert not np.array_equal(mcts.prior_weights(variant), mcts.default_weights(variant))
+        width = len(shipped[mcts.prior_family(variant)])
+        assert width in (mcts.base_features(variant), mcts.num_features(variant))
+        weights = mcts.prior_weights(variant)
+        assert len(weights) == mcts.num_features(variant)
+        assert not np.array_equal(weights, mcts.default_weights(variant))
+        assert not weights[width:].any()  # missing phase blocks count as zero
     assert "junior" not in shipped
     assert np.array_equal(mcts.prior_weights("junior"), mcts.default_weights("junior"))
     path = tmp_path / "weights.json"
@@ -378,15 +383,31 @@ def test_prior_logits_are_weights_times_features(variant: str) -> None:
     from blokus.players import mcts
 
     t = k.tables(variant)
-    for plies in (0, 3, 11, 19):
+    rng = np.random.default_rng(5)
+    shares = set()
+    for plies in (0, 3, 11, 19, 27, 40):
         game = random_position(variant, plies, seed=plies + 1)
-        assert game.turn is not None
-        seats = mcts.seats_for(game)
+        if game.turn is None:
+            continue
+        shipped = mcts.seats_for(game)
+        # Random weights in every column too, the phase blocks included.
+        mixed = shipped._replace(weights=rng.normal(
+            size=mcts.num_features(variant)).astype(np.float32))
         s = k.state_from_game(game)
-        moves, logits = mcts.priors_for(t, seats, s)
-        out = np.empty((len(moves), mcts.num_features(variant)), np.float32)
-        mcts.move_features(t, seats, k.views(t, s), game.turn, moves, len(moves), out)
-        assert np.allclose(out @ seats.weights, logits, atol=1e-4)
+        for seats in (shipped, mixed):
+            moves, logits = mcts.priors_for(t, seats, s)
+            out = np.empty((len(moves), mcts.num_features(variant)), np.float32)
+            mcts.move_features(t, seats, k.views(t, s), game.turn, moves, len(moves), out)
+            assert np.allclose(out @ seats.weights, logits, rtol=1e-4, atol=1e-3)
+        width = mcts.base_features(variant)
+        for phase in range(len(mcts.PHASES)):
+            block = out[:, (phase + 1) * width:(phase + 2) * width]
+            share = block[0, game.table.piece[int(moves[0])]]  # the piece column times its share
+            assert np.allclose(block, share * out[:, :width])
+            shares.add((phase, round(float(share), 3)))
+    # The positions cover more than one phase, and shares between 0 and 1.
+    assert {phase for phase, share in shares if share > 0} >= {0, 1}
+    assert any(0 < share < 1 for _, share in shares)
 
 
 def test_best_children_are_the_largest_logits_in_order() -> None:

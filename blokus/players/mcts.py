@@ -67,7 +67,8 @@ from blokus.variants import variant as find_variant
 __all__ = [
     "MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS",
     "LEVEL_9_SECONDS", "warm_up",
-    "move_features", "num_features", "prior_weights", "default_weights", "prior_family",
+    "move_features", "num_features", "base_features", "PHASES", "prior_weights",
+    "default_weights", "prior_family",
     "time_share", "time_shares", "TIME_SHARES", "TIME_SHARES_CLASSIC", "WEIGHTS_FILE",
     "default_answers", "default_early_sizes",
 ]
@@ -255,11 +256,37 @@ NUM_MOVE_FEATURES = 22
 """Features of a move besides its piece (``_F_NEW_ATTACH`` takes five
 columns: new attach points by their number of free edge neighbours)."""
 
+PHASES = (0.25, 0.5, 0.75)
+"""The prior's weights change over a colour's game: besides the base block
+of columns, :func:`move_features` repeats them once per phase, times
+:func:`_phase_weight` (a tent around each of these shares of the colour's
+pieces placed), so that each weight moves linearly between these points.
+Weights without the phase blocks (the base block alone) count as zero
+there."""
+
+
+def base_features(variant_id: str) -> int:
+    """Columns of the base block of :func:`move_features`: one per piece,
+    then the move features, then one per piece again (early in the game)."""
+    return 2 * int(k.tables(variant_id).num_pieces) + NUM_MOVE_FEATURES
+
 
 def num_features(variant_id: str) -> int:
-    """Columns of :func:`move_features` in a variant: one per piece, then the
-    move features, then one per piece again (early in the game)."""
-    return 2 * int(k.tables(variant_id).num_pieces) + NUM_MOVE_FEATURES
+    """Columns of :func:`move_features` in a variant: the base block, then
+    one copy of it per phase (:data:`PHASES`)."""
+    return (1 + len(PHASES)) * base_features(variant_id)
+
+
+_PHASE_CENTRES = np.array(PHASES, np.float32)
+
+
+@numba.njit(cache=True, nogil=True)
+def _phase_weight(t: k.Tables, v: k.Views, color: int, phase: int) -> float:
+    """How much of phase ``phase`` a move of ``color`` counts: 1 at its
+    centre (a share of the colour's pieces placed), falling to 0 at the
+    neighbouring centres."""
+    share = v.placed[color] / t.num_pieces
+    return max(0.0, 1.0 - abs(share - _PHASE_CENTRES[phase]) / 0.25)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -353,7 +380,9 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     pieces and their neighbours), the legal moves of the opponents and of
     its own colour that cover its cells and (its own) its edge neighbours
     (in tens: the moves it takes away), then its piece again (one-hot times
-    :func:`_early`)."""
+    :func:`_early`): the base block, of :func:`base_features` columns.  Then
+    the base block again for each of :data:`PHASES`, times that phase's
+    share (:func:`_phase_weight`)."""
     early = _early(t, v)
     mark, own, opp, edge_column, corner_column = _per_cell(t, v, color)
     place = t.place
@@ -392,6 +421,13 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
         f[_F_SIZE_EARLY] = early * size
         out[i, place[p, _PIECE]] = 1.0
         out[i, base + NUM_MOVE_FEATURES + place[p, _PIECE]] = early
+    width = 2 * base + NUM_MOVE_FEATURES
+    for phase in range(_PHASE_CENTRES.size):
+        share = _phase_weight(t, v, color, phase)
+        block = (phase + 1) * width
+        for i in range(n):
+            for j in range(width):
+                out[i, block + j] = share * out[i, j]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -443,13 +479,23 @@ def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     variant's family times the features of each move.
 
     The same sum as ``weights @ move_features(...)``, taken in another
-    order: every column but the centre is a sum over a move's cells, edge
+    order: the phase blocks are folded into the base block's weights first
+    (the phase is the same for every move), then every column but the centre is a sum over a move's cells, edge
     neighbours or corner neighbours, so each cell's weighted contribution in
     each of those three roles is worked out once, and a move's logit adds up
     its cells' values (the expansions' main cost)."""
-    w = seats.weights
     base = t.num_pieces
     late = base + NUM_MOVE_FEATURES  # where the early piece columns start
+    # The weights of this colour's phase: the base block plus each phase
+    # block times its share.
+    width = 2 * base + NUM_MOVE_FEATURES
+    w = seats.weights[:width].copy()
+    for phase in range(_PHASE_CENTRES.size):
+        share = _phase_weight(t, v, color, phase)
+        if share > 0.0:
+            block = (phase + 1) * width
+            for j in range(width):
+                w[j] += share * seats.weights[block + j]
     f = w[base:late]
     early = _early(t, v)
     mark, own, opp, edge_column, corner_column = _per_cell(t, v, color)
@@ -800,15 +846,18 @@ def default_weights(variant_id: str) -> npt.NDArray[np.float32]:
 @functools.cache
 def prior_weights(variant_id: str) -> npt.NDArray[np.float32]:
     """The prior weights of a variant: learned ones from ``WEIGHTS_FILE`` if
-    it has them for the variant's family, else :func:`default_weights`."""
+    it has them for the variant's family (the base block alone, or with the
+    phase blocks), else :func:`default_weights`."""
     try:
         learned = json.loads(WEIGHTS_FILE.read_text())
     except (OSError, ValueError):  # missing or unreadable: the hand-set weights
         learned = {}
     w = learned.get(prior_family(variant_id))
-    if w is None or len(w) != num_features(variant_id):
+    if w is None or len(w) not in (base_features(variant_id), num_features(variant_id)):
         return default_weights(variant_id)
-    return np.array(w, np.float32)
+    full = np.zeros(num_features(variant_id), np.float32)
+    full[:len(w)] = w  # the base block alone: no change over the game
+    return full
 
 
 class PriorPlayer:
