@@ -480,10 +480,11 @@ def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
 
     The same sum as ``weights @ move_features(...)``, taken in another
     order: the phase blocks are folded into the base block's weights first
-    (the phase is the same for every move), then every column but the centre is a sum over a move's cells, edge
-    neighbours or corner neighbours, so each cell's weighted contribution in
-    each of those three roles is worked out once, and a move's logit adds up
-    its cells' values (the expansions' main cost)."""
+    (the phase is the same for every move), then every column but the
+    centre is a sum over a move's cells, edge neighbours or corner
+    neighbours, so each cell's weighted contribution in each of those three
+    roles is worked out once, and a move's logit adds up its cells' values
+    (the expansions' main cost)."""
     base = t.num_pieces
     late = base + NUM_MOVE_FEATURES  # where the early piece columns start
     # The weights of this colour's phase: the base block plus each phase
