@@ -285,8 +285,9 @@ def _phase_weight(t: k.Tables, v: k.Views, color: int, phase: int) -> float:
     """How much of phase ``phase`` a move of ``color`` counts: 1 at its
     centre (a share of the colour's pieces placed), falling to 0 at the
     neighbouring centres."""
-    share = v.placed[color] / t.num_pieces
-    return max(0.0, 1.0 - abs(share - _PHASE_CENTRES[phase]) / 0.25)
+    share: float = v.placed[color] / t.num_pieces
+    centre: float = _PHASE_CENTRES[phase]
+    return max(0.0, 1.0 - abs(share - centre) / 0.25)
 
 
 @numba.njit(cache=True, nogil=True)
