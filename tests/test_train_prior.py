@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -76,3 +77,29 @@ def test_training_learns_the_greedy_player(tmp_path: Path) -> None:
     after, _, hits = tool.loss_and_gradient(w, test, 0.0)
     assert after < before - 1.0
     assert hits > 0.3
+
+
+def test_main_writes_weights_with_or_without_phases(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The script writes the variant family's weights: every column, or with
+    ``--no-phases`` the base block alone; the search reads both."""
+    from blokus.players import mcts
+
+    paths = greedy_records(tmp_path, 2)
+    out = tmp_path / "weights.json"
+    for flags, width in (([], mcts.num_features("duo")),
+                         (["--no-phases"], mcts.base_features("duo"))):
+        argv = ["train_prior.py", "--variant", "duo", "--steps", "3", "--out", str(out),
+                *flags, *map(str, paths)]
+        monkeypatch.setattr(sys, "argv", argv)
+        tool.main()
+        written = json.loads(out.read_text())["duo"]
+        assert len(written) == width
+        monkeypatch.setattr(mcts, "WEIGHTS_FILE", out)
+        mcts.prior_weights.cache_clear()
+        try:
+            loaded = mcts.prior_weights("duo")
+            assert len(loaded) == mcts.num_features("duo")
+            assert np.allclose(loaded[:width], written, atol=1e-4)
+            assert not loaded[width:].any()
+        finally:
+            mcts.prior_weights.cache_clear()

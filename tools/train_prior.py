@@ -11,6 +11,10 @@ the script prints the held-out log-loss and how often the prior's best move
 is the move played, for the hand-set weights and for the learned ones, then
 writes the learned weights into ``blokus/players/prior_weights.json`` under
 the variant's family (``--out`` for another file, ``--dry-run`` for none).
+The weights have a block per phase of a colour's game (``mcts.PHASES``);
+``--no-phases`` learns the base block alone, one weight a feature for the
+whole game, as the shipped Duo and Trigon weights are (the Classic ones have
+the phases: in games they beat the base block alone, docs/ladder.md).
 
 The records should come from strong play (a strong engine playing itself):
 the prior learns to guess what such a player does.  The shipped weights were
@@ -138,6 +142,8 @@ def main() -> None:
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--out", type=Path, default=mcts.WEIGHTS_FILE)
     parser.add_argument("--dry-run", action="store_true", help="write nothing")
+    parser.add_argument("--no-phases", action="store_true",
+                        help="one weight a feature for the whole game (no phase blocks)")
     args = parser.parse_args()
     paths = sorted(args.records)
     held = paths[::5]
@@ -147,8 +153,13 @@ def main() -> None:
     print(f"reading {len(paths)} records ({len(held)} held out)", file=sys.stderr)
     train_set = samples_of(kept, args.variant)
     test_set = samples_of(held, args.variant)
-    print(f"{train_set.size} training positions, {test_set.size} held out", file=sys.stderr)
     default = mcts.default_weights(args.variant)
+    if args.no_phases:
+        width = mcts.base_features(args.variant)
+        for data in (train_set, test_set):
+            data.features = np.ascontiguousarray(data.features[:, :width])
+        default = default[:width]
+    print(f"{train_set.size} training positions, {test_set.size} held out", file=sys.stderr)
     w = train(train_set, np.zeros_like(default), args.steps, args.rate, args.l2)
     for name, weights in (("hand-set", default), ("learned", w)):
         loss, _, hits = loss_and_gradient(weights, test_set, 0.0)
