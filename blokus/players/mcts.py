@@ -282,6 +282,12 @@ _PHASE_CENTRES = np.array(PHASES, np.float32)
 
 
 @numba.njit(cache=True, nogil=True)
+def _base_width(t: k.Tables) -> int:
+    """:func:`base_features` in compiled code."""
+    return 2 * t.num_pieces + NUM_MOVE_FEATURES
+
+
+@numba.njit(cache=True, nogil=True)
 def _phase_weight(t: k.Tables, v: k.Views, color: int, phase: int) -> float:
     """How much of phase ``phase`` a move of ``color`` counts: 1 at its
     centre (a share of the colour's pieces placed), falling to 0 at the
@@ -423,7 +429,7 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
         f[_F_SIZE_EARLY] = early * size
         out[i, place[p, _PIECE]] = 1.0
         out[i, base + NUM_MOVE_FEATURES + place[p, _PIECE]] = early
-    width = 2 * base + NUM_MOVE_FEATURES
+    width = _base_width(t)
     for phase in range(_PHASE_CENTRES.size):
         share = _phase_weight(t, v, color, phase)
         block = (phase + 1) * width
@@ -491,7 +497,7 @@ def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     late = base + NUM_MOVE_FEATURES  # where the early piece columns start
     # The weights of this colour's phase: the base block plus each phase
     # block times its share.
-    width = 2 * base + NUM_MOVE_FEATURES
+    width = _base_width(t)
     w = seats.weights[:width].copy()
     for phase in range(_PHASE_CENTRES.size):
         share = _phase_weight(t, v, color, phase)
