@@ -54,8 +54,9 @@ def test_samples_and_gradient(tmp_path: Path) -> None:
     assert 0 < data.size <= len(record.moves)
     assert np.all((data.chosen >= data.start[:-1]) & (data.chosen < data.start[1:]))
     rng = np.random.default_rng(0)
-    w = rng.normal(0, 0.3, data.features.shape[1]).astype(np.float64)
+    w = rng.normal(0, 0.3, data.width).astype(np.float64)
     data.features = data.features.astype(np.float64)
+    data.coef = data.coef.astype(np.float64)
     _, grad, _ = tool.loss_and_gradient(w, data, 0.01)
     for j in rng.choice(len(w), 6, replace=False):
         e = np.zeros_like(w)
@@ -65,13 +66,64 @@ def test_samples_and_gradient(tmp_path: Path) -> None:
         assert abs((plus - minus) / 2e-5 - grad[j]) < 1e-4
 
 
+def test_samples_give_the_logits_of_every_column(tmp_path: Path) -> None:
+    """The samples keep the base block and each phase's share, so their
+    logits are those of ``weights @ move_features(...)`` over every column
+    (the phase blocks included), position by position, and the loss is that
+    of a softmax over them; the base block alone gives the loss of every
+    column with the phase blocks zero."""
+    from blokus import kernel as k
+    from blokus.players import mcts
+
+    paths = greedy_records(tmp_path, 1)
+    data = tool.samples_of(paths, "duo")
+    assert data.width == mcts.num_features("duo")
+    assert len(np.unique(data.coef, axis=0)) > 2  # the positions span several phases
+    rng = np.random.default_rng(1)
+    w = rng.normal(0, 0.3, data.width)
+    # The same positions, every column of move_features.
+    t = k.tables("duo")
+    game = Game("duo")
+    s = k.new_state(t)
+    moves = np.empty(t.num_placements, np.int32)
+    expected = []
+    nll = []
+    for turn in sgf.load(paths[0]).moves:
+        index = game.placement_of(turn.move)
+        if index is None:
+            continue  # a pass
+        color = k.to_move(s)
+        n = k.legal_moves(t, s, color, moves)
+        if n >= 2:
+            x = np.empty((n, data.width), np.float32)
+            mcts.move_features(t, mcts.seats_for(game), k.views(t, s), color, moves, n, x)
+            logits = x.astype(np.float64) @ w
+            expected.append(logits)
+            played = logits[int(np.flatnonzero(moves[:n] == index)[0])]
+            nll.append(np.log(np.exp(logits - logits.max()).sum()) + logits.max() - played)
+        k.play(t, s, index)
+    blocks = w.reshape(data.coef.shape[1], -1)
+    got = ((data.features.astype(np.float64) @ blocks.T) * data.coef).sum(axis=1)
+    assert np.allclose(got, np.concatenate(expected), rtol=1e-5, atol=1e-5)
+    loss, _, _ = tool.loss_and_gradient(w, data, 0.0)
+    assert abs(loss - float(np.mean(nll))) < 1e-4
+    # The base block alone: the loss of every column with the phase blocks zero.
+    zero_phases = w.copy()
+    zero_phases[mcts.base_features("duo"):] = 0.0
+    full, _, _ = tool.loss_and_gradient(zero_phases, data, 0.0)
+    data.base_only()
+    assert data.width == mcts.base_features("duo")
+    alone, _, _ = tool.loss_and_gradient(w[:data.width], data, 0.0)
+    assert abs(full - alone) < 1e-9
+
+
 def test_training_learns_the_greedy_player(tmp_path: Path) -> None:
     """Trained on a greedy player's games, the prior predicts its moves far
     better than uniform (zero) weights, on held-out games too."""
     paths = greedy_records(tmp_path, 6)
     train = tool.samples_of(paths[:4], "duo")
     test = tool.samples_of(paths[4:], "duo")
-    zero = np.zeros(train.features.shape[1], np.float32)
+    zero = np.zeros(train.width, np.float32)
     w = tool.train(train, zero, 200, 0.05, 1e-4)
     before, _, _ = tool.loss_and_gradient(zero, test, 0.0)
     after, _, hits = tool.loss_and_gradient(w, test, 0.0)

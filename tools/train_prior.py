@@ -52,17 +52,35 @@ F32 = npt.NDArray[np.float32]
 
 class Samples:
     """Positions as one feature matrix: rows ``start[i]:start[i + 1]`` are
-    the legal moves of position ``i``, ``chosen[i]`` the row played."""
+    the legal moves of position ``i``, ``chosen[i]`` the row played.
 
-    def __init__(self, features: F32, start: npt.NDArray[np.int64],
+    Only the base block of :func:`~blokus.players.mcts.move_features` is
+    kept (``features``); the phase blocks are that block times the
+    position's share of each phase, so ``coef`` holds, per row, the factor
+    of each block (1 for the base block, then the shares).  The full matrix
+    would be four times the memory; the logits and the gradient are the
+    same.  A model of the base block alone keeps the first column of
+    ``coef``."""
+
+    def __init__(self, features: F32, coef: F32, start: npt.NDArray[np.int64],
                  chosen: npt.NDArray[np.int64]) -> None:
         self.features = features
+        self.coef = coef
         self.start = start
         self.chosen = chosen
 
     @property
     def size(self) -> int:
         return len(self.chosen)
+
+    @property
+    def width(self) -> int:
+        """The number of weights of the model."""
+        return int(self.features.shape[1] * self.coef.shape[1])
+
+    def base_only(self) -> None:
+        """Drop the phase blocks: one weight a feature for the whole game."""
+        self.coef = np.ascontiguousarray(self.coef[:, :1])
 
 
 def samples_of(paths: list[Path], variant_id: str) -> Samples:
@@ -71,7 +89,10 @@ def samples_of(paths: list[Path], variant_id: str) -> Samples:
     game = Game(variant_id)
     seats = mcts.seats_for(game)
     width = mcts.num_features(variant_id)
+    base = mcts.base_features(variant_id)
+    phases = len(mcts.PHASES)
     rows: list[F32] = []
+    coefs: list[F32] = []
     start = [0]
     chosen: list[int] = []
     moves = np.empty(t.num_placements, np.int32)
@@ -88,22 +109,28 @@ def samples_of(paths: list[Path], variant_id: str) -> Samples:
             n = k.legal_moves(t, s, color, moves)
             if n >= 2:
                 x = np.empty((n, width), np.float32)
-                mcts.move_features(t, seats, k.views(t, s), color, moves, n, x)
+                v = k.views(t, s)
+                mcts.move_features(t, seats, v, color, moves, n, x)
                 where = np.flatnonzero(moves[:n] == index)
                 if len(where) != 1:
                     raise SystemExit(f"{path}: move {turn.move} is not legal")
-                rows.append(x)
+                rows.append(x[:, :base].copy())
+                coef = [1.0] + [mcts.phase_share(t, v, color, j) for j in range(phases)]
+                coefs.append(np.tile(np.array(coef, np.float32), (n, 1)))
                 chosen.append(start[-1] + int(where[0]))
                 start.append(start[-1] + n)
             k.play(t, s, index)
-    return Samples(np.concatenate(rows), np.array(start), np.array(chosen))
+    return Samples(np.concatenate(rows), np.concatenate(coefs), np.array(start),
+                   np.array(chosen))
 
 
 def loss_and_gradient(w: F32, data: Samples, l2: float) -> tuple[float, F32, float]:
     """Mean negative log-likelihood of the played moves (plus the L2
     penalty), its gradient, and the share of positions where the played
-    move has the highest logit."""
-    logits = data.features @ w
+    move has the highest logit.  ``w``: ``data.width`` weights, block by
+    block (the base block first)."""
+    blocks = w.reshape(data.coef.shape[1], data.features.shape[1])
+    logits = ((data.features @ blocks.T) * data.coef).sum(axis=1)
     heads = data.start[:-1]
     top = np.maximum.reduceat(logits, heads)
     sizes = np.diff(data.start)
@@ -111,7 +138,8 @@ def loss_and_gradient(w: F32, data: Samples, l2: float) -> tuple[float, F32, flo
     total = np.add.reduceat(e, heads)
     p = e / np.repeat(total, sizes)
     nll = float(np.mean(np.log(total) + top - logits[data.chosen]))
-    grad = data.features.T @ p - data.features[data.chosen].sum(axis=0)
+    p[data.chosen] -= 1.0  # the gradient of the loss by the logits
+    grad = (data.features.T @ (p[:, None] * data.coef)).T.ravel()
     grad = grad / data.size + 2 * l2 * w
     hits = float(np.mean(logits[data.chosen] >= top))
     return nll + l2 * float(w @ w), grad.astype(np.float32), hits
@@ -155,10 +183,9 @@ def main() -> None:
     test_set = samples_of(held, args.variant)
     default = mcts.default_weights(args.variant)
     if args.no_phases:
-        width = mcts.base_features(args.variant)
         for data in (train_set, test_set):
-            data.features = np.ascontiguousarray(data.features[:, :width])
-        default = default[:width]
+            data.base_only()
+        default = default[:train_set.width]
     print(f"{train_set.size} training positions, {test_set.size} held out", file=sys.stderr)
     w = train(train_set, np.zeros_like(default), args.steps, args.rate, args.l2)
     for name, weights in (("hand-set", default), ("learned", w)):

@@ -68,7 +68,7 @@ from blokus.variants import variant as find_variant
 __all__ = [
     "MctsPlayer", "PriorPlayer", "SearchParams", "mcts_player", "LEVEL_SETTINGS",
     "LEVEL_9_SECONDS", "warm_up",
-    "move_features", "num_features", "base_features", "PHASES", "prior_weights",
+    "move_features", "num_features", "base_features", "PHASES", "phase_share", "prior_weights",
     "default_weights", "prior_family",
     "time_share", "time_shares", "TIME_SHARES", "TIME_SHARES_CLASSIC", "WEIGHTS_FILE",
     "default_answers", "default_early_sizes",
@@ -260,7 +260,7 @@ columns: new attach points by their number of free edge neighbours)."""
 PHASES = (0.25, 0.5, 0.75)
 """The prior's weights change over a colour's game: besides the base block
 of columns, :func:`move_features` repeats them once per phase, times
-:func:`_phase_weight` (a tent around each of these shares of the colour's
+:func:`phase_share` (a tent around each of these shares of the colour's
 pieces placed), so that each weight moves linearly between these points.
 Weights without the phase blocks (the base block alone) count as zero
 there."""
@@ -288,7 +288,7 @@ def _base_width(t: k.Tables) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
-def _phase_weight(t: k.Tables, v: k.Views, color: int, phase: int) -> float:
+def phase_share(t: k.Tables, v: k.Views, color: int, phase: int) -> float:
     """How much of phase ``phase`` a move of ``color`` counts: 1 at its
     centre (a share of the colour's pieces placed), falling to 0 at the
     neighbouring centres."""
@@ -390,7 +390,7 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     (in tens: the moves it takes away), then its piece again (one-hot times
     :func:`_early`): the base block, of :func:`base_features` columns.  Then
     the base block again for each of :data:`PHASES`, times that phase's
-    share (:func:`_phase_weight`)."""
+    share (:func:`phase_share`)."""
     early = _early(t, v)
     mark, own, opp, edge_column, corner_column = _per_cell(t, v, color)
     place = t.place
@@ -431,7 +431,7 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
         out[i, base + NUM_MOVE_FEATURES + place[p, _PIECE]] = early
     width = _base_width(t)
     for phase in range(_PHASE_CENTRES.size):
-        share = _phase_weight(t, v, color, phase)
+        share = phase_share(t, v, color, phase)
         block = (phase + 1) * width
         for i in range(n):
             for j in range(width):
@@ -500,7 +500,7 @@ def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     width = _base_width(t)
     w = seats.weights[:width].copy()
     for phase in range(_PHASE_CENTRES.size):
-        share = _phase_weight(t, v, color, phase)
+        share = phase_share(t, v, color, phase)
         if share > 0.0:
             block = (phase + 1) * width
             for j in range(width):
