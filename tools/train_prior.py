@@ -16,6 +16,10 @@ The weights have a block per phase of a colour's game (``mcts.PHASES``);
 whole game, as the shipped Duo and Trigon weights are (the Classic ones have
 the phases: in games they beat the base block alone, docs/ladder.md).
 
+The samples keep the base block of the features and each position's
+share of each phase, not every column: the same model in a quarter of the
+memory (about 1 GB for 100 Classic games).
+
 The records should come from strong play (a strong engine playing itself):
 the prior learns to guess what such a player does.  The shipped weights were
 learned from ``tools/data/pentobi-selfplay.tar.gz``: Pentobi's GTP engine
