@@ -72,7 +72,6 @@ def test_samples_give_the_logits_of_every_column(tmp_path: Path) -> None:
     (the phase blocks included), position by position, and the loss is that
     of a softmax over them; the base block alone gives the loss of every
     column with the phase blocks zero."""
-    from blokus import kernel as k
     from blokus.players import mcts
 
     paths = greedy_records(tmp_path, 1)
@@ -82,26 +81,12 @@ def test_samples_give_the_logits_of_every_column(tmp_path: Path) -> None:
     rng = np.random.default_rng(1)
     w = rng.normal(0, 0.3, data.width)
     # The same positions, every column of move_features.
-    t = k.tables("duo")
-    game = Game("duo")
-    s = k.new_state(t)
-    moves = np.empty(t.num_placements, np.int32)
     expected = []
     nll = []
-    for turn in sgf.load(paths[0]).moves:
-        index = game.placement_of(turn.move)
-        if index is None:
-            continue  # a pass
-        color = k.to_move(s)
-        n = k.legal_moves(t, s, color, moves)
-        if n >= 2:
-            x = np.empty((n, data.width), np.float32)
-            mcts.move_features(t, mcts.seats_for(game), k.views(t, s), color, moves, n, x)
-            logits = x.astype(np.float64) @ w
-            expected.append(logits)
-            played = logits[int(np.flatnonzero(moves[:n] == index)[0])]
-            nll.append(np.log(np.exp(logits - logits.max()).sum()) + logits.max() - played)
-        k.play(t, s, index)
+    for x, _, played in tool.positions(paths, "duo"):
+        logits = x.astype(np.float64) @ w
+        expected.append(logits)
+        nll.append(np.log(np.exp(logits - logits.max()).sum()) + logits.max() - logits[played])
     blocks = w.reshape(data.coef.shape[1], -1)
     got = ((data.features.astype(np.float64) @ blocks.T) * data.coef).sum(axis=1)
     assert np.allclose(got, np.concatenate(expected), rtol=1e-5, atol=1e-5)

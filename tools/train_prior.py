@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -87,18 +88,17 @@ class Samples:
         self.coef = np.ascontiguousarray(self.coef[:, :1])
 
 
-def samples_of(paths: list[Path], variant_id: str) -> Samples:
-    """The positions of the records (with two legal moves or more)."""
+def positions(paths: list[Path], variant_id: str) -> Iterator[tuple[F32, list[float], int]]:
+    """The positions of the records with two legal moves or more: for each,
+    the features of every legal move (every column of
+    :func:`~blokus.players.mcts.move_features`), the factor of each block
+    (1 for the base block, then the share of each phase) and the row of the
+    move played."""
     t = k.tables(variant_id)
     game = Game(variant_id)
     seats = mcts.seats_for(game)
     width = mcts.num_features(variant_id)
-    base = mcts.base_features(variant_id)
     phases = len(mcts.PHASES)
-    rows: list[F32] = []
-    coefs: list[F32] = []
-    start = [0]
-    chosen: list[int] = []
     moves = np.empty(t.num_placements, np.int32)
     for path in paths:
         record = sgf.load(path)
@@ -118,12 +118,24 @@ def samples_of(paths: list[Path], variant_id: str) -> Samples:
                 where = np.flatnonzero(moves[:n] == index)
                 if len(where) != 1:
                     raise SystemExit(f"{path}: move {turn.move} is not legal")
-                rows.append(x[:, :base].copy())
                 coef = [1.0] + [mcts.phase_share(t, v, color, j) for j in range(phases)]
-                coefs.append(np.tile(np.array(coef, np.float32), (n, 1)))
-                chosen.append(start[-1] + int(where[0]))
-                start.append(start[-1] + n)
+                yield x, coef, int(where[0])
             k.play(t, s, index)
+
+
+def samples_of(paths: list[Path], variant_id: str) -> Samples:
+    """The positions of the records (with two legal moves or more)."""
+    base = mcts.base_features(variant_id)
+    rows: list[F32] = []
+    coefs: list[F32] = []
+    start = [0]
+    chosen: list[int] = []
+    for x, coef, played in positions(paths, variant_id):
+        n = len(x)
+        rows.append(x[:, :base].copy())
+        coefs.append(np.tile(np.array(coef, np.float32), (n, 1)))
+        chosen.append(start[-1] + played)
+        start.append(start[-1] + n)
     return Samples(np.concatenate(rows), np.concatenate(coefs), np.array(start),
                    np.array(chosen))
 
