@@ -525,3 +525,88 @@ def test_time_saved_is_kept_for_the_next_moves(monkeypatch: pytest.MonkeyPatch) 
     keep = MctsPlayer(sims=None, seconds=0.02, seed=1, stop_early=False)
     keep.choose(forced)
     assert keep._bank == 0.0
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic"])
+def test_nodes_get_more_children_as_their_window_widens(variant: str) -> None:
+    """A node below the root is made with its best ``first_children``
+    children and gets more whenever its selection window outgrows them, in
+    prior order, the children it had keeping their visits; past the best
+    ``max_children`` only with ``regrow``, and then up to all its legal
+    moves."""
+    from blokus import kernel as k
+    from blokus.players import mcts
+
+    game = random_position(variant, 6, seed=12)
+    t, seats, state = k.tables(variant), mcts.seats_for(game), k.state_from_game(game)
+    for regrow in (True, False):
+        params = SearchParams(first_children=8, max_children=16, regrow=regrow)
+        tree = mcts._new_tree(400_000, int(t.num_placements), int(t.num_colors))
+        mcts.search(t, seats, tree, 0, state, 3000, k.rng_state(2), params.array(variant))
+        assert int(tree.size[0]) < 400_000  # (not full)
+        sizes = []
+        stack = [(0, game.copy())]
+        while stack:
+            node, position = stack.pop()
+            first, n = int(tree.first_child[node]), int(tree.num_children[node])
+            if n <= 0:
+                continue
+            legal = len(position.legal_moves)
+            visits = float(tree.visits[node])
+            below = float(tree.visits[first:first + n].sum())
+            priors = tree.prior[first:first + n]
+            assert np.all(np.diff(priors) <= 0)
+            # Over the best 16 moves, or over all once it has more.
+            over = legal if n > 16 else min(legal, 16)
+            assert (abs(float(priors.sum()) - 1) < 1e-4) == (n == over)
+            # The best n moves by logit, priors a softmax of the logits.
+            moves, logits = mcts.priors_for(t, seats, k.state_from_game(position))
+            ranked = np.sort(logits)[::-1]
+            logit = dict(zip(moves.tolist(), logits.tolist(), strict=True))
+            mine = np.array([logit[int(m)] for m in tree.move[first:first + n]])
+            assert np.array_equal(mine, ranked[:n])
+            pool = np.exp(ranked[:over] - ranked[0])
+            assert np.allclose(priors, np.exp(mine - ranked[0]) / pool.sum(), rtol=1e-4)
+            if node == 0:
+                assert n == legal and tree.complete[node] == 1 and below == visits
+            else:
+                sizes.append(n)
+                # Expanded on its third visit; each time it got more
+                # children, one simulation's playout started from it.
+                assert visits - 3 - 8 <= below <= visits - 3
+                if tree.complete[node]:
+                    assert n == (legal if regrow else min(legal, 16))
+                else:
+                    assert n < legal and 4 + np.sqrt(visits) <= n
+                    assert regrow or n < 16
+            for c in range(first, first + n):
+                if tree.num_children[c] > 0:
+                    child = position.copy()
+                    child.push_index(int(tree.move[c]))
+                    stack.append((c, child))
+        assert min(sizes) == 8 and sum(n > 8 for n in sizes) > 10
+        assert (max(sizes) > 16) if regrow else (max(sizes) == 16)
+
+
+def test_a_reused_root_gets_the_children_its_window_needs() -> None:
+    """A root reused from the last move's tree was a node below the root,
+    with its best 48 children; the new search gives it as many as its
+    selection window reaches (without ``regrow``, no more)."""
+    for regrow in (True, False):
+        game = Game("duo")
+        player = MctsPlayer(sims=1500, seed=4, params=SearchParams(regrow=regrow))
+        game.push(player.choose(game))
+        tree, root = player._trees[0], player._roots[0]
+        ours = int(tree.first_child[root]) + int(np.argmax(
+            tree.visits[tree.first_child[root]:tree.first_child[root] + tree.num_children[root]]))
+        first, n = int(tree.first_child[ours]), int(tree.num_children[ours])
+        reply = first + int(np.argmax(tree.visits[first:first + n]))
+        assert int(tree.move[ours]) == game.placement_of(game.history[-1].move)
+        game.push_index(int(tree.move[reply]))
+        assert int(tree.num_children[reply]) == 48 < len(game.legal_moves)
+        player.sims = 6000
+        player.choose(game)
+        assert player._roots == [reply]  # (the tree was reused)
+        has, window = int(tree.num_children[reply]), 4 + np.sqrt(tree.visits[reply])
+        assert window > 60
+        assert has >= window if regrow else has == 48

@@ -21,10 +21,14 @@ playout.  A seat's result is its place against the other groups (1 win, 0 loss,
 ties shared) blended with a score-difference term (weight 0.3), so the
 search prefers winning by more.
 
-Nodes keep their children sorted by prior; below the root only the best 48
-are kept, a node is expanded on its second visit, and selection widens
-progressively (the first ``4 + sqrt(visits)`` children), so that the tree
-stays small enough for long searches.
+Nodes keep their children sorted by prior, a node below the root gets
+children once it has two visits, and selection widens progressively (the first
+``4 + sqrt(visits)`` children).  So that the tree stays small enough for
+long searches, a node below the root is made with its best 48 children
+only; once its window outgrows them (after about 2,000 visits) it gets
+more, twice as many each time, up to all its legal moves, so that a long
+search can still find a move the prior ranks low (as can a root reused
+from the last move's tree, which was such a node).
 
 Both cores are used by root parallelisation: each thread grows its own tree
 from the same position (numba releases the GIL) and the root visit counts are
@@ -107,6 +111,9 @@ class Tree(NamedTuple):
     prior: F32
     rave_n: F32
     rave_v: F32
+    complete: I8
+    """1 when the node is to get no more children (see :func:`_expand`); 0
+    while the search gives it more as its selection window widens."""
     size: I32
     """``[1]``: nodes in use."""
     reply: I32
@@ -128,8 +135,16 @@ class SearchParams:
     """Playout policy: the probability of choosing among the moves of the
     largest piece size available instead of among all legal moves."""
     max_children: float = 48.0
-    """Below the root, keep only this many children (best priors first) when
-    a node is expanded; 0 keeps them all."""
+    """Below the root, the priors are over this many legal moves, the best
+    (0: all), and a node has no more children than that unless ``regrow``."""
+    first_children: float = 48.0
+    """A node below the root is made with this many children (best prior
+    first, at most ``max_children``); whenever its selection window is wider
+    than its children, it gets twice as many (:func:`_expand`).  Fewer take
+    less memory (8: about 2 nodes a simulation instead of 9), but the
+    children made later have missed the RAVE statistics of the simulations
+    before them (8 against 48 at 2,000 simulations a move in Duo: 91-9-100,
+    not a proven difference)."""
     widen_base: float = 4.0
     widen_rate: float = 1.0
     """Progressive widening: selection considers the first
@@ -152,6 +167,12 @@ class SearchParams:
     chosen among the pieces the kernel's size schedule allows early in the
     game (``Tables.min_size``; the answers always are).  ``None``:
     :func:`default_early_sizes` of the variant."""
+    regrow: bool = True
+    """A node (below the root, or a root reused from the last move's tree)
+    goes on getting more children past the best ``max_children``, up to all
+    its legal moves, as its selection window (``widen_base + widen_rate *
+    sqrt(visits)``) widens, so that a long search can find a move its prior
+    ranks low there too; off, it never has more than ``max_children``."""
     answers: float | None = None
     """Playout policy: if positive, a colour without a last good reply
     answers the opponents' last moves when it can, as Pentobi's playouts do
@@ -173,7 +194,8 @@ class SearchParams:
                          self.first_play_urgency, self.big_pieces, self.max_children,
                          self.widen_base, self.widen_rate, self.expand_after, answers,
                          self.sharpness, float(self.last_good_reply),
-                         float(early_sizes), float(self.reply_to_two)],
+                         float(early_sizes), float(self.reply_to_two),
+                         float(self.regrow), self.first_children],
                         np.float64)
 
 
@@ -200,7 +222,7 @@ def default_early_sizes(variant_id: str) -> bool:
 # Positions in SearchParams.array().
 _EXPLORATION, _RAVE_BIAS, _SCORE_WEIGHT, _FPU, _BIG_PIECES = 0, 1, 2, 3, 4
 _MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER, _ANSWERS, _SHARPNESS = 5, 6, 7, 8, 9, 10
-_LAST_GOOD_REPLY, _EARLY_SIZES, _REPLY2 = 11, 12, 13
+_LAST_GOOD_REPLY, _EARLY_SIZES, _REPLY2, _REGROW, _FIRST_CHILDREN = 11, 12, 13, 14, 15
 
 
 def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
@@ -212,7 +234,8 @@ def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
         np.zeros(capacity, np.int32), np.zeros(capacity, np.float32),
         np.zeros(capacity, np.float32), np.zeros(capacity, np.float32),
         np.zeros(capacity, np.float32), np.zeros(capacity, np.float32),
-        np.zeros(1, np.int32), np.empty(num_placements * num_colors, np.int32),
+        np.zeros(capacity, np.int8), np.zeros(1, np.int32),
+        np.empty(num_placements * num_colors, np.int32),
         np.empty(k.REPLY2_SIZE * num_colors, np.int64),
     )
     _clear(tree, replies=True)
@@ -228,7 +251,7 @@ def _clear(tree: Tree, replies: bool) -> None:
     tree.first_child[0] = 0
     tree.num_children[0] = -1
     for field in (tree.seat, tree.color, tree.visits, tree.value, tree.prior, tree.rave_n,
-                  tree.rave_v):
+                  tree.rave_v, tree.complete):
         field[0] = 0
     if replies:
         tree.reply[:] = -1
@@ -575,40 +598,73 @@ def _best(logits: F32, n: int, count: int) -> I32:
 
 @numba.njit(cache=True, nogil=True)
 def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.Views,
-            moves: I32, logits: F32, max_children: int, sharpness: float) -> None:
-    """Give ``node`` its children, best prior first (at most ``max_children``
-    of them if that is positive)."""
+            moves: I32, logits: F32, max_children: int, count: int, regrow: bool,
+            sharpness: float) -> None:
+    """Give ``node`` (at position ``s``) its best ``count`` children (0: all),
+    best prior first, in a new block of the tree; children it had keep their
+    statistics and subtrees (its old block is left unused).
+
+    The priors are a softmax over the best ``max_children`` legal moves (0:
+    all) while the node has no more children than that; with ``regrow`` it
+    may get more, and then they are a softmax over all.  A node that is to
+    get no more children is marked complete: it has all its legal moves, or
+    the best ``max_children`` without ``regrow``, or the tree is full."""
     color = k.to_move(s)
     n = k.legal_moves(t, s, color, moves)
     _prior_logits(t, seats, v, color, moves, n, logits)
-    if 0 < max_children < n:
-        order = _best(logits, n, max_children)
-        n = max_children
+    pool = n  # the moves the priors are over
+    if 0 < max_children < n and (count <= max_children or not regrow):
+        pool = max_children
+    count = pool if count <= 0 else min(count, pool)
+    had, first = max(0, int(tree.num_children[node])), tree.first_child[node]
+    start = tree.size[0]
+    if count <= had or start + count > tree.move.shape[0]:
+        if had > 0:
+            tree.complete[node] = 1  # (the tree is full: no more tries)
+        return  # (a node without children stays a leaf)
+    if pool < n:
+        order = _best(logits, n, pool)
     else:
         order = np.argsort(-logits[:n]).astype(np.int32)
-    start = tree.size[0]
-    if start + n > tree.move.shape[0]:
-        return  # tree full: the node stays a leaf
     top = logits[order[0]]
     total = 0.0
-    for i in range(n):
+    for i in range(pool):
         total += math.exp((logits[order[i]] - top) * sharpness)
     seat = _seat_of(seats, v, color)
-    for i in range(n):
+    for i in range(count):
         c = start + i
         j = order[i]
-        tree.move[c] = moves[j]
-        tree.seat[c] = seat
-        tree.color[c] = color
-        tree.num_children[c] = -1
-        tree.visits[c] = 0.0
-        tree.value[c] = 0.0
+        old = -1
+        for o in range(first, first + had):
+            if tree.move[o] == moves[j]:
+                old = o
+                break
+        if old >= 0:
+            tree.move[c] = tree.move[old]
+            tree.seat[c] = tree.seat[old]
+            tree.color[c] = tree.color[old]
+            tree.first_child[c] = tree.first_child[old]
+            tree.num_children[c] = tree.num_children[old]
+            tree.visits[c] = tree.visits[old]
+            tree.value[c] = tree.value[old]
+            tree.rave_n[c] = tree.rave_n[old]
+            tree.rave_v[c] = tree.rave_v[old]
+            tree.complete[c] = tree.complete[old]
+        else:
+            tree.move[c] = moves[j]
+            tree.seat[c] = seat
+            tree.color[c] = color
+            tree.num_children[c] = -1
+            tree.visits[c] = 0.0
+            tree.value[c] = 0.0
+            tree.rave_n[c] = 0.0
+            tree.rave_v[c] = 0.0
+            tree.complete[c] = 0
         tree.prior[c] = math.exp((logits[j] - top) * sharpness) / total
-        tree.rave_n[c] = 0.0
-        tree.rave_v[c] = 0.0
     tree.first_child[node] = start
-    tree.num_children[node] = n
-    tree.size[0] = start + n
+    tree.num_children[node] = count
+    tree.complete[node] = 1 if count == n or (count == pool and not regrow) else 0
+    tree.size[0] = start + count
 
 
 @numba.njit(cache=True, nogil=True)
@@ -679,6 +735,8 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     replies = cfg[_LAST_GOOD_REPLY] > 0.0
     early_sizes = cfg[_EARLY_SIZES] > 0.0
     replies2 = replies and cfg[_REPLY2] > 0.0
+    regrow = cfg[_REGROW] > 0.0
+    first_children = int(cfg[_FIRST_CHILDREN])
     reply, reply2 = tree.reply, tree.reply2
     work = k.work_space(t)  # the playouts' scratch arrays
     # The playouts' reply tables (empty ones when the replies are off).
@@ -704,7 +762,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         if k.to_move(s) < 0:
             break
         if tree.num_children[root] < 0:
-            _expand(t, seats, tree, root, s, v, moves, logits, 0, sharpness)
+            _expand(t, seats, tree, root, s, v, moves, logits, 0, 0, regrow, sharpness)
             if tree.num_children[root] < 0:
                 break  # the tree is full
         # Down the tree by its statistics alone, to a child never visited or
@@ -712,7 +770,13 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         node = root
         depth = 0
         path[0] = root
+        grow = 0
         while tree.num_children[node] > 0 and depth < 511:
+            window = widen_base + widen_rate * math.sqrt(tree.visits[node] + 1.0)
+            if tree.complete[node] == 0 and window > tree.num_children[node]:
+                # More children (this simulation's playout starts from it).
+                grow = max(2 * int(tree.num_children[node]), int(window) + 1)
+                break
             node = _select(tree, node, exploration, rave_bias, fpu, widen_base, widen_rate)
             depth += 1
             path[depth] = node
@@ -725,10 +789,14 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         # A node below the root gets its children on its ``expand_after``-th
         # visit (unless the game is over there); the playout starts from it.
         # Without an expansion, the tree's moves and the playout are one call.
-        if tree.num_children[node] < 0 and tree.visits[node] >= expand_after:
+        if grow or (tree.num_children[node] < 0 and tree.visits[node] >= expand_after):
             k.play_moves(t, s, line[:depth], work)
-            if k.to_move(s) >= 0:
-                _expand(t, seats, tree, node, s, v, moves, logits, max_children, sharpness)
+            if grow:
+                _expand(t, seats, tree, node, s, v, moves, logits, max_children, grow, regrow,
+                        sharpness)
+            elif k.to_move(s) >= 0:
+                _expand(t, seats, tree, node, s, v, moves, logits, max_children, first_children,
+                        regrow, sharpness)
             prev = tree.move[path[depth]] if depth > 0 else -1
             prev2 = tree.move[path[depth - 1]] if depth > 1 else -1
             n_played = depth + k.guided_playout(
@@ -1042,10 +1110,10 @@ class MctsPlayer:
                 self._bank += seconds * share
             return next(iter(game.legal_moves))
         state = self._state_of(game, t, since)
-        # Room for 40 nodes a simulation: a search makes about 9 (measured on
-        # the benchmark positions: up to 48 children, expanded on the second
-        # visit), and a reused tree keeps the nodes of earlier searches; a
-        # full tree just stops growing.
+        # Room for 40 nodes a simulation: a search makes about 9 (measured
+        # on the benchmark positions: 48 children, expanded at two visits),
+        # and a reused tree keeps the nodes of earlier searches; a full tree
+        # just stops growing.
         if self.sims is not None:
             expected = self.sims // self.threads
         else:  # a time budget
