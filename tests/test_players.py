@@ -610,3 +610,18 @@ def test_a_reused_root_gets_the_children_its_window_needs() -> None:
         has, window = int(tree.num_children[reply]), 4 + np.sqrt(tree.visits[reply])
         assert window > 60
         assert has >= window if regrow else has == 48
+
+
+def test_a_budget_that_could_fill_the_tree_makes_smaller_nodes() -> None:
+    """Nodes below the root are made with their best 48 children, or 8 when
+    the budget could fill the tree at 9 nodes a simulation."""
+    game = random_position("duo", 4, seed=3)
+    for capacity, made in ((None, 48), (20_000, 8)):
+        player = MctsPlayer(sims=3000, seed=1, capacity=capacity)
+        player.choose(game)
+        tree = player._trees[0]
+        size = int(tree.size[0])
+        children = tree.num_children[1:size]
+        assert int(np.max(tree.num_children[:size])) > 48  # (the root has all)
+        assert np.count_nonzero(children == made) > 5
+        assert np.count_nonzero((children > 0) & (children < made)) == 0

@@ -137,14 +137,17 @@ class SearchParams:
     max_children: float = 48.0
     """Below the root, the priors are over this many legal moves, the best
     (0: all), and a node has no more children than that unless ``regrow``."""
-    first_children: float = 48.0
+    first_children: float | None = None
     """A node below the root is made with this many children (best prior
     first, at most ``max_children``); whenever its selection window is wider
     than its children, it gets twice as many (:func:`_expand`).  Fewer take
     less memory (8: about 2 nodes a simulation instead of 9), but the
     children made later have missed the RAVE statistics of the simulations
     before them (8 against 48 at 2,000 simulations a move in Duo: 91-9-100,
-    not a proven difference)."""
+    not a proven difference; where the tree fills up, 8 wins clearly:
+    docs/ladder.md).  ``None``: 48, or 8 in a :class:`MctsPlayer` whose
+    budget could fill its tree at 9 nodes a simulation (level 9, time
+    budgets of more than about 4 s a move)."""
     widen_base: float = 4.0
     widen_rate: float = 1.0
     """Progressive widening: selection considers the first
@@ -195,7 +198,9 @@ class SearchParams:
                          self.widen_base, self.widen_rate, self.expand_after, answers,
                          self.sharpness, float(self.last_good_reply),
                          float(early_sizes), float(self.reply_to_two),
-                         float(self.regrow), self.first_children],
+                         float(self.regrow),
+                         _FIRST_CHILDREN_DEFAULT if self.first_children is None
+                         else self.first_children],
                         np.float64)
 
 
@@ -223,6 +228,9 @@ def default_early_sizes(variant_id: str) -> bool:
 _EXPLORATION, _RAVE_BIAS, _SCORE_WEIGHT, _FPU, _BIG_PIECES = 0, 1, 2, 3, 4
 _MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER, _ANSWERS, _SHARPNESS = 5, 6, 7, 8, 9, 10
 _LAST_GOOD_REPLY, _EARLY_SIZES, _REPLY2, _REGROW, _FIRST_CHILDREN = 11, 12, 13, 14, 15
+# SearchParams.first_children when it is None: in general, and where the
+# tree could fill up (_NODES_A_SIMULATION nodes a simulation with the first).
+_FIRST_CHILDREN_DEFAULT, _FIRST_CHILDREN_SMALL, _NODES_A_SIMULATION = 48.0, 8.0, 9
 
 
 def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
@@ -1113,7 +1121,9 @@ class MctsPlayer:
         # Room for 40 nodes a simulation: a search makes about 9 (measured
         # on the benchmark positions: 48 children, expanded at two visits),
         # and a reused tree keeps the nodes of earlier searches; a full tree
-        # just stops growing.
+        # just stops growing.  A budget that could fill the tree even so
+        # (level 9) makes nodes with 8 children first: about 2 nodes a
+        # simulation.
         if self.sims is not None:
             expected = self.sims // self.threads
         else:  # a time budget
@@ -1140,6 +1150,8 @@ class MctsPlayer:
             self._roots = [0] * self.threads
         self._variant = game.variant.id
         cfg = self.params.array(game.variant.id)
+        if self.params.first_children is None and _NODES_A_SIMULATION * expected > capacity:
+            cfg[_FIRST_CHILDREN] = _FIRST_CHILDREN_SMALL  # (so as not to fill the tree)
         deadline = None
         start = planned = 0.0
         if seconds is not None:
