@@ -628,7 +628,7 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
     start = tree.size[0]
     if count <= had or start + count > tree.move.shape[0]:
         if had > 0:
-            tree.complete[node] = 1  # (the tree is full: no more tries)
+            tree.complete[node] = 1  # (nothing more to give, or the tree is full)
         return  # (a node without children stays a leaf)
     if pool < n:
         order = _best(logits, n, pool)
@@ -677,10 +677,11 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
 
 @numba.njit(cache=True, nogil=True)
 def _select(tree: Tree, node: int, exploration: float, rave_bias: float,
-            fpu: float, widen_base: float, widen_rate: float) -> int:
+            fpu: float, sqrt_n: float, window: float) -> int:
+    """The child of ``node`` to visit among the first ``window`` (``sqrt_n``:
+    the square root of its visits plus one)."""
     first = tree.first_child[node]
-    sqrt_n = math.sqrt(tree.visits[node] + 1.0)
-    width = min(float(tree.num_children[node]), widen_base + widen_rate * sqrt_n)
+    width = min(float(tree.num_children[node]), window)
     best = -1
     best_value = -1e30
     for c in range(first, first + max(1, int(width))):
@@ -780,12 +781,14 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         path[0] = root
         grow = 0
         while tree.num_children[node] > 0 and depth < 511:
-            window = widen_base + widen_rate * math.sqrt(tree.visits[node] + 1.0)
+            # Progressive widening: the first ``window`` children.
+            sqrt_n = math.sqrt(tree.visits[node] + 1.0)
+            window = widen_base + widen_rate * sqrt_n
             if tree.complete[node] == 0 and window > tree.num_children[node]:
                 # More children (this simulation's playout starts from it).
                 grow = max(2 * int(tree.num_children[node]), int(window) + 1)
                 break
-            node = _select(tree, node, exploration, rave_bias, fpu, widen_base, widen_rate)
+            node = _select(tree, node, exploration, rave_bias, fpu, sqrt_n, window)
             depth += 1
             path[depth] = node
             line[depth - 1] = tree.move[node]
