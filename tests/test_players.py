@@ -540,7 +540,8 @@ def test_nodes_get_more_children_as_their_window_widens(variant: str) -> None:
     game = random_position(variant, 6, seed=12)
     t, seats, state = k.tables(variant), mcts.seats_for(game), k.state_from_game(game)
     for regrow in (True, False):
-        params = SearchParams(first_children=8, max_children=16, regrow=regrow)
+        params = SearchParams(first_children=8, max_children=16, regrow=regrow,
+                              expand_after=2.0)
         tree = mcts._new_tree(400_000, int(t.num_placements), int(t.num_colors))
         mcts.search(t, seats, tree, 0, state, 3000, k.rng_state(2), params.array(variant))
         assert int(tree.size[0]) < 400_000  # (not full)
@@ -571,9 +572,11 @@ def test_nodes_get_more_children_as_their_window_widens(variant: str) -> None:
                 assert n == legal and tree.complete[node] == 1 and below == visits
             else:
                 sizes.append(n)
-                # Expanded on its third visit; each time it got more
-                # children, one simulation's playout started from it.
-                assert visits - 3 - 8 <= below <= visits - 3
+                # Expanded on the visit after its ``expand_after``-th; each
+                # time it got more children, one simulation's playout
+                # started from it.
+                first_visits = params.expand_after + 1
+                assert visits - first_visits - 8 <= below <= visits - first_visits
                 if tree.complete[node]:
                     assert n == (legal if regrow else min(legal, 16))
                 else:
@@ -625,3 +628,24 @@ def test_a_budget_that_could_fill_the_tree_makes_smaller_nodes() -> None:
         assert int(np.max(tree.num_children[:size])) > 48  # (the root has all)
         assert np.count_nonzero(children == made) > 5
         assert np.count_nonzero((children > 0) & (children < made)) == 0
+
+
+def test_a_time_budget_expands_nodes_later() -> None:
+    """By default a node below the root gets children on its visit after
+    its second with a simulation budget, after its fourth with a time
+    budget; a given ``expand_after`` holds for both."""
+    from blokus.players.mcts import _EXPAND_AFTER
+
+    assert float(SearchParams().array("duo")[_EXPAND_AFTER]) == 2.0
+    assert float(SearchParams(expand_after=3.0).array("duo")[_EXPAND_AFTER]) == 3.0
+    game = random_position("duo", 4, seed=5)
+    for player, first in ((MctsPlayer(sims=2000, seed=1), 3),
+                          (MctsPlayer(sims=None, seconds=0.3, seed=1, stop_early=False), 5),
+                          (MctsPlayer(sims=None, seconds=0.3, seed=1, stop_early=False,
+                                      params=SearchParams(expand_after=2.0)), 3)):
+        player.choose(game)
+        tree = player._trees[0]
+        size = int(tree.size[0])
+        expanded = tree.num_children[1:size] > 0
+        assert np.count_nonzero(expanded) > 10
+        assert int(np.min(tree.visits[1:size][expanded])) == first

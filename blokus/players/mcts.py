@@ -22,7 +22,8 @@ ties shared) blended with a score-difference term (weight 0.3), so the
 search prefers winning by more.
 
 Nodes keep their children sorted by prior, a node below the root gets
-children once it has two visits, and selection widens progressively (the first
+children once it has two visits (four with a time budget, where
+expansions' cost counts), and selection widens progressively (the first
 ``4 + sqrt(visits)`` children).  So that the tree stays small enough for
 long searches, a node below the root is made with its best 48 children
 only; once its window outgrows them (after about 2,000 visits) it gets
@@ -152,8 +153,17 @@ class SearchParams:
     widen_rate: float = 1.0
     """Progressive widening: selection considers the first
     ``widen_base + widen_rate * sqrt(visits)`` children (best priors first)."""
-    expand_after: float = 2.0
-    """A node below the root is expanded once it has this many visits."""
+    expand_after: float | None = None
+    """A node below the root is expanded once it has this many visits.
+    ``None``: 2 for a simulation budget, 4 in a :class:`MctsPlayer` with a
+    time budget (or 2 without one).  Later expansions are cheaper: at
+    Pentobi's level-5 time in Classic, 3, 4 and 6 scored 38.5–43.2% against
+    that level where 2 scored 33.6–38.6% (400 games a run; 10 scored
+    32.9%), and 4 was within the noise of 2 at other levels; at an equal
+    number of simulations neither was shown better (4 against 2: Duo at
+    2,000, 44% of 100 games; Classic at 600, 56.5%), so the levels that
+    count simulations, whose ladder was measured with 2, keep 2
+    (docs/ladder.md, "Expanding a node later")."""
     sharpness: float = 1.0
     """The children's priors are ``softmax(sharpness * logits)``."""
     last_good_reply: bool = True
@@ -195,7 +205,9 @@ class SearchParams:
             early_sizes = default_early_sizes(variant_id) if variant_id else False
         return np.array([self.exploration, self.rave_bias, self.score_weight,
                          self.first_play_urgency, self.big_pieces, self.max_children,
-                         self.widen_base, self.widen_rate, self.expand_after, answers,
+                         self.widen_base, self.widen_rate,
+                         _EXPAND_AFTER_SIMS if self.expand_after is None
+                         else self.expand_after, answers,
                          self.sharpness, float(self.last_good_reply),
                          float(early_sizes), float(self.reply_to_two),
                          float(self.regrow),
@@ -231,6 +243,9 @@ _LAST_GOOD_REPLY, _EARLY_SIZES, _REPLY2, _REGROW, _FIRST_CHILDREN = 11, 12, 13, 
 # SearchParams.first_children when it is None: in general, and where the
 # tree could fill up (_NODES_A_SIMULATION nodes a simulation with the first).
 _FIRST_CHILDREN_DEFAULT, _FIRST_CHILDREN_SMALL, _NODES_A_SIMULATION = 48.0, 8.0, 9
+# SearchParams.expand_after when it is None: with a simulation budget, and
+# in a player with a time budget.
+_EXPAND_AFTER_SIMS, _EXPAND_AFTER_TIMED = 2.0, 4.0
 
 
 def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
@@ -1122,11 +1137,11 @@ class MctsPlayer:
             return next(iter(game.legal_moves))
         state = self._state_of(game, t, since)
         # Room for 40 nodes a simulation: a search makes about 9 (measured
-        # on the benchmark positions: 48 children, expanded at two visits),
-        # and a reused tree keeps the nodes of earlier searches; a full tree
-        # just stops growing.  A budget that could fill the tree even so
-        # (level 9) makes nodes with 8 children first: about 2 nodes a
-        # simulation.
+        # on the benchmark positions: 48 children, expanded at two visits;
+        # about 5 at four, as with a time budget), and a reused tree keeps
+        # the nodes of earlier searches; a full tree just stops growing.  A
+        # budget that could fill the tree even so (level 9) makes nodes
+        # with 8 children first: about 1.5 to 2 nodes a simulation.
         if self.sims is not None:
             expected = self.sims // self.threads
         else:  # a time budget
@@ -1155,6 +1170,8 @@ class MctsPlayer:
         cfg = self.params.array(game.variant.id)
         if self.params.first_children is None and _NODES_A_SIMULATION * expected > capacity:
             cfg[_FIRST_CHILDREN] = _FIRST_CHILDREN_SMALL  # (so as not to fill the tree)
+        if self.params.expand_after is None and seconds is not None:
+            cfg[_EXPAND_AFTER] = _EXPAND_AFTER_TIMED
         deadline = None
         start = planned = 0.0
         if seconds is not None:
