@@ -539,9 +539,10 @@ def test_nodes_get_more_children_as_their_window_widens(variant: str) -> None:
 
     game = random_position(variant, 6, seed=12)
     t, seats, state = k.tables(variant), mcts.seats_for(game), k.state_from_game(game)
+    expand_after = 2
     for regrow in (True, False):
         params = SearchParams(first_children=8, max_children=16, regrow=regrow,
-                              expand_after=2.0)
+                              expand_after=expand_after)
         tree = mcts._new_tree(400_000, int(t.num_placements), int(t.num_colors))
         mcts.search(t, seats, tree, 0, state, 3000, k.rng_state(2), params.array(variant))
         assert int(tree.size[0]) < 400_000  # (not full)
@@ -575,7 +576,7 @@ def test_nodes_get_more_children_as_their_window_widens(variant: str) -> None:
                 # Expanded on the visit after its ``expand_after``-th; each
                 # time it got more children, one simulation's playout
                 # started from it.
-                first_visits = params.expand_after + 1
+                first_visits = expand_after + 1
                 assert visits - first_visits - 8 <= below <= visits - first_visits
                 if tree.complete[node]:
                     assert n == (legal if regrow else min(legal, 16))
