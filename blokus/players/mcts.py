@@ -155,10 +155,11 @@ class SearchParams:
     ``widen_base + widen_rate * sqrt(visits)`` children (best priors first)."""
     expand_after: float | None = None
     """A node below the root is expanded once it has this many visits.
-    ``None``: 2 for a simulation budget, 4 in a :class:`MctsPlayer` with a
-    time budget (or 2 without one).  Later expansions are cheaper: at
-    Pentobi's level-5 time in Classic, 3, 4 and 6 scored 38.5–43.2% against
-    that level where 2 scored 33.6–38.6% (400 games a run; 10 scored
+    ``None``: 4 in a :class:`MctsPlayer` with a time budget (with or
+    without a simulation budget beside it), else 2.  Later expansions are
+    cheaper: at Pentobi's level-5 time in Classic, 3, 4 and 6 scored
+    38.5–43.2% against that level where 2 scored 33.6–38.6% (400 games a
+    run; 10 scored
     32.9%), and 4 was within the noise of 2 at other levels; at an equal
     number of simulations neither was shown better (4 against 2: Duo at
     2,000, 44% of 100 games; Classic at 600, 56.5%), so the levels that
