@@ -614,8 +614,9 @@ def test_a_reused_root_gets_the_children_its_window_needs() -> None:
         has, window = int(tree.num_children[reply]), 4 + np.sqrt(tree.visits[reply])
         assert window > 60
         assert has >= window if regrow else has == 48
-        # The root's RAVE statistics followed its new blocks of children:
-        # every simulation through a child counts that child's move.
+        # The root's RAVE statistics followed its children (to the new
+        # blocks it got with ``regrow``): every simulation through a child
+        # counts that child's move.
         first, n = int(tree.first_child[reply]), int(tree.num_children[reply])
         assert (tree.rave_n[first:first + n] >= tree.visits[first:first + n]).all()
         assert tree.visits[first:first + n].sum() > 5000

@@ -159,12 +159,11 @@ class SearchParams:
     without a simulation budget beside it), else 2.  Later expansions are
     cheaper: at Pentobi's level-5 time in Classic, 3, 4 and 6 scored
     38.5–43.2% against that level where 2 scored 33.6–38.6% (400 games a
-    run; 10 scored
-    32.9%), and 4 was within the noise of 2 at other levels; at an equal
-    number of simulations neither was shown better (4 against 2: Duo at
-    2,000, 44% of 100 games; Classic at 600, 56.5%), so the levels that
-    count simulations, whose ladder was measured with 2, keep 2
-    (docs/ladder.md, "Expanding a node later")."""
+    run; 10 scored 32.9%), and 4 was within the noise of 2 at other
+    levels; at an equal number of simulations neither was shown better (4
+    against 2: Duo at 2,000, 44% of 100 games; Classic at 600, 56.5%), so
+    the levels that count simulations, whose ladder was measured with 2,
+    keep 2 (docs/ladder.md, "Expanding a node later")."""
     sharpness: float = 1.0
     """The children's priors are ``softmax(sharpness * logits)``."""
     last_good_reply: bool = True
