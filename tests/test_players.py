@@ -220,6 +220,23 @@ def test_rave_counts_the_moves_of_one_simulation(variant: str) -> None:
         assert len(cells) == len(set(cells))
 
 
+def test_rave_results_count_against_exploring_a_move() -> None:
+    """With ``rave_exploration``, a child's RAVE results shrink its prior
+    term as its visits do: of two children alike but for their RAVE count
+    (RAVE mean equal to their value), the selection goes to the one the
+    playouts tried less; without it, the first of the two wins the tie."""
+    from blokus.players import mcts
+
+    tree = mcts._new_tree(10, 100, 2)
+    tree.first_child[0], tree.num_children[0], tree.visits[0] = 1, 2, 3.0
+    for c, rave in ((1, 200.0), (2, 0.0)):
+        tree.visits[c], tree.value[c], tree.prior[c] = 1.0, 0.5, 0.5
+        tree.rave_n[c], tree.rave_v[c] = rave, 0.5 * rave
+    sqrt_n = float(np.sqrt(4.0))
+    assert mcts._select(tree, 0, 1.1, 0.001, 0.55, sqrt_n, 10.0, 0.0) == 1
+    assert mcts._select(tree, 0, 1.1, 0.001, 0.55, sqrt_n, 10.0, 0.7) == 2
+
+
 def test_replies_outlive_a_new_tree() -> None:
     """When the tree cannot be reused (the opponent played a move the search
     had not looked at), the new tree keeps the game's reply table; a new
@@ -444,6 +461,24 @@ def test_time_shares_average_about_one() -> None:
         assert time_share(0, variant) < time_share(6, variant) < time_share(12, variant)
     for variant in ("duo", "junior", "trigon", "trigon_3"):
         assert time_share(12, variant) == time_share(12) < time_share(0, variant)
+
+
+def test_rave_exploration_by_variant() -> None:
+    """RAVE results count against exploring a move in Classic for three or
+    four colours only; a value given explicitly wins over the default."""
+    from blokus.players.mcts import _RAVE_EXPLORATION
+
+    def value(variant: str | None, **params: float) -> float:
+        array = SearchParams(**params).array(variant) if variant else SearchParams().array()
+        return float(array[_RAVE_EXPLORATION])
+
+    for variant in ("classic", "classic_2", "classic_3"):
+        assert value(variant) == 0.7
+        assert value(variant, rave_exploration=0.0) == 0.0
+    for variant in ("duo", "junior", "trigon", "trigon_3"):
+        assert value(variant) == 0.0
+        assert value(variant, rave_exploration=0.4) == 0.4
+    assert value(None) == 0.0  # no variant: off
 
 
 def test_playout_defaults_by_variant() -> None:
