@@ -465,17 +465,18 @@ def test_time_shares_average_about_one() -> None:
 
 def test_rave_exploration_by_variant() -> None:
     """RAVE results count against exploring a move in Classic for three or
-    four colours only; a value given explicitly wins over the default."""
+    four players only (a colour each); a value given explicitly wins over
+    the default."""
     from blokus.players.mcts import _RAVE_EXPLORATION
 
     def value(variant: str | None, **params: float) -> float:
         array = SearchParams(**params).array(variant) if variant else SearchParams().array()
         return float(array[_RAVE_EXPLORATION])
 
-    for variant in ("classic", "classic_2", "classic_3"):
+    for variant in ("classic", "classic_3"):
         assert value(variant) == 0.7
         assert value(variant, rave_exploration=0.0) == 0.0
-    for variant in ("duo", "junior", "trigon", "trigon_3"):
+    for variant in ("classic_2", "duo", "junior", "trigon", "trigon_3"):
         assert value(variant) == 0.0
         assert value(variant, rave_exploration=0.4) == 0.4
     assert value(None) == 0.0  # no variant: off

@@ -248,12 +248,15 @@ def default_early_sizes(variant_id: str) -> bool:
 
 def default_rave_exploration(variant_id: str) -> float:
     """:attr:`SearchParams.rave_exploration` by default: 0.7 in Classic for
-    three or four colours (against Pentobi's level 5 at equal time it lost
-    about a point a game less than 0, and it beat level 4: 56.9% of 400
-    games; docs/ladder.md), 0 elsewhere (in Duo and Trigon no better within
-    the noise; Junior not measured)."""
+    three or four players, a colour each (against Pentobi's level 5 in the
+    four-player game at equal time it lost about a point a game less than
+    0, and it beat level 4: 56.9% of 400 games; three players not
+    measured), 0 elsewhere (in ``classic_2``, two colours a player, it
+    scored 6 points less than 0 in one run of 400 games; in Duo and Trigon
+    no better within the noise; Junior not measured; docs/ladder.md)."""
     v = find_variant(variant_id)
-    return 0.7 if v.num_colors > 2 and v.board.kind == "square" else 0.0
+    a_colour_each = all(len(seat.colors) == 1 for seat in v.seatings[0].seats)
+    return 0.7 if v.board.kind == "square" and v.num_colors > 2 and a_colour_each else 0.0
 
 
 # Positions in SearchParams.array().
