@@ -249,10 +249,11 @@ def default_early_sizes(variant_id: str) -> bool:
 def default_rave_exploration(variant_id: str) -> float:
     """:attr:`SearchParams.rave_exploration` by default: 0.7 in Classic for
     three or four players, a colour each (against Pentobi's level 5 in the
-    four-player game at equal time it lost about a point a game less than
-    0, and it beat level 4: 56.9% of 400 games; three players not
-    measured), 0 elsewhere (in ``classic_2``, two colours a player, it
-    scored 6 points less than 0 in one run of 400 games; in Duo and Trigon
+    four-player game it lost about a point a game less than 0 at the same
+    time a move, and it beat level 4 at equal time: 56.9% of 400 games;
+    three players not measured), 0 elsewhere (in ``classic_2``, two colours
+    a player, it scored 6 points of score rate less than 0 in one run of
+    400 games; in Duo and Trigon
     no better within the noise; Junior not measured; docs/ladder.md)."""
     v = find_variant(variant_id)
     a_colour_each = all(len(seat.colors) == 1 for seat in v.seatings[0].seats)
