@@ -39,6 +39,14 @@ _ENV = "BLOKUS_HANDOVER"
 spec`` (kind ``plies``: ours from ply ``lo`` on; ``pieces``: ours while the
 colour to move has placed ``lo`` to ``hi`` - 1 pieces)."""
 
+_TO_THE_END = 1000
+"""``hi`` of a range of pieces without an end (``LO-``)."""
+
+
+def pieces_label(lo: int, hi: int) -> str:
+    """A range of pieces as the table and a player's name show it."""
+    return f"pieces {lo}–{hi - 1}" if hi < _TO_THE_END else f"pieces {lo} on"
+
 
 class HandoverPlayer:
     """``ours`` from ply ``lo`` on (``kind`` "plies"), or while the colour to
@@ -55,8 +63,7 @@ class HandoverPlayer:
         if kind == "plies":
             self.name = f"pentobi for {lo} plies, then {self.ours.name}"
         else:
-            pieces = f"pieces {lo} to {hi - 1}" if hi < 1000 else f"piece {lo} on"
-            self.name = f"{self.ours.name} for {pieces}, else pentobi"
+            self.name = f"{self.ours.name} for {pieces_label(lo, hi)}, else pentobi"
         self._engine: GtpPlayer | None = None
 
     def ours_to_move(self, game: Game) -> bool:
@@ -90,7 +97,7 @@ def piece_range(text: str) -> tuple[int, int]:
     try:
         if not sep:
             raise ValueError
-        pair = int(lo), int(hi) if hi else 1000
+        pair = int(lo), int(hi) if hi else _TO_THE_END
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: write LO-HI or LO-, as 0-5 or 12-") from None
     if not 0 <= pair[0] < pair[1]:
@@ -122,8 +129,7 @@ def main() -> None:
           f"{args.games} games each, {args.workers} workers, "
           f"Python {platform.python_version()}\n")
     if args.pieces:
-        rows = [("pieces", lo, hi, f"pieces {lo}–{hi - 1}" if hi < 1000 else f"pieces {lo} on")
-                for lo, hi in args.pieces]
+        rows = [("pieces", lo, hi, pieces_label(lo, hi)) for lo, hi in args.pieces]
         first = "our search plays A's"
     else:
         rows = [("plies", n, 0, f"{n} plies") for n in args.plies or [0, 24, 48]]
