@@ -253,8 +253,8 @@ def default_rave_exploration(variant_id: str) -> float:
     time a move, and it beat level 4 at equal time: 56.9% of 400 games;
     three players not measured), 0 elsewhere (in ``classic_2``, two colours
     a player, it scored 6 points of score rate less than 0 in one run of
-    400 games; in Duo and Trigon
-    no better within the noise; Junior not measured; docs/ladder.md)."""
+    400 games; in Duo and Trigon no better within the noise; Junior not
+    measured; docs/ladder.md)."""
     v = find_variant(variant_id)
     a_colour_each = all(len(seat.colors) == 1 for seat in v.seatings[0].seats)
     return 0.7 if v.board.kind == "square" and v.num_colors > 2 and a_colour_each else 0.0
