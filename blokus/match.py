@@ -20,6 +20,7 @@ import math
 import multiprocessing
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -50,9 +51,7 @@ class GtpPlayer:
     def __init__(self, command: str, log: TextIO | None = None) -> None:
         """Start ``command``; what the engine writes to its standard error
         goes to ``log`` (a file), or nowhere."""
-        argv = shlex.split(command)
-        if not argv:
-            raise PlayerSpecError("gtp: needs an engine command line")
+        argv = _engine_argv(command)
         self.name = os.path.basename(argv[0])
         try:
             self._proc = subprocess.Popen(
@@ -137,6 +136,30 @@ class GtpPlayer:
                 self._proc.kill()
 
 
+def _engine_argv(command: str) -> list[str]:
+    """The words of an engine command line, checked before it is started:
+    raises :class:`PlayerSpecError` if it is empty, does not parse, or names
+    a program that is not there."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise PlayerSpecError(f"engine command {command!r}: {e}") from None
+    if not argv:
+        raise PlayerSpecError("gtp: needs an engine command line")
+    if shutil.which(argv[0]) is None:
+        raise PlayerSpecError(f"cannot start engine {command!r}: "
+                              f"{argv[0]!r} is not an executable program")
+    return argv
+
+
+def _engine_command(spec: str) -> str:
+    """The command line of a ``gtp:COMMAND`` spec (quotes around it dropped)."""
+    command = spec[4:].strip()
+    if len(command) >= 2 and command[0] == command[-1] and command[0] in "'\"":
+        command = command[1:-1]
+    return command
+
+
 def load_player(spec: str, seed: int | None = None) -> Player:
     """A player from a spec; ``gtp:COMMAND`` starts an external engine and
     ``py:MODULE:FUNCTION`` calls ``FUNCTION(seed)`` of an importable module
@@ -153,10 +176,7 @@ def load_player(spec: str, seed: int | None = None) -> Player:
         player: Player = factory(seed)
         return player
     if spec.startswith("gtp:"):
-        command = spec[4:].strip()
-        if len(command) >= 2 and command[0] == command[-1] and command[0] in "'\"":
-            command = command[1:-1]
-        return GtpPlayer(command)
+        return GtpPlayer(_engine_command(spec))
     return make_player(spec, seed)
 
 
@@ -353,12 +373,15 @@ def run_match(
     progress: TextIO | None = sys.stderr,
 ) -> MatchSummary:
     """Play ``games`` games (rounded up to an even number) and summarise them.
-    Specs are checked before anything starts; raises ``PlayerSpecError``."""
+    Specs are checked before anything starts (an engine's command line must
+    parse and name a program that is there); raises ``PlayerSpecError``."""
     v = variant(variant_id)
     for spec in (a, b):
         if spec.startswith("py:"):
             load_player(spec, 0)
-        elif not spec.startswith("gtp:"):
+        elif spec.startswith("gtp:"):
+            _engine_argv(_engine_command(spec))
+        else:
             make_player(spec, 0)
     games += games % 2
     summary = MatchSummary(a, b, v.id)

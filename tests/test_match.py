@@ -75,6 +75,19 @@ def test_bad_specs(capsys: pytest.CaptureFixture[str]) -> None:
     assert err.count("\n") == 1 and "level" in err
 
 
+def test_an_engine_that_cannot_start_stops_the_match_before_a_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "no-such-engine"
+    for spec in (f"gtp:{missing} --level 3", "gtp:'engine \"--level'", "gtp:  "):
+        with pytest.raises(PlayerSpecError):
+            run_match("greedy", spec, "duo", 2, progress=None)
+    assert main(["match", "greedy", f"gtp:{missing}", "--games", "2",
+                 "--out", str(tmp_path / "games")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no-such-engine" in err
+    assert not (tmp_path / "games").exists()
+
+
 def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "random", "greedy", "--variant", "junior", "--games", "2",
                  "--workers", "2", "--out", str(tmp_path)]) == 0
