@@ -251,7 +251,8 @@ def default_rave_exploration(variant_id: str) -> float:
     three or four players, a colour each (against Pentobi's level 5 in the
     four-player game it lost about a point a game less than 0 at the same
     time a move, and it beat level 4 at equal time: 56.9% of 400 games;
-    three players not measured), 0 elsewhere (in ``classic_2``, two colours
+    in the three-player game it scored 58.5% against level 5 where 0
+    scored 52.8%, 400 games each), 0 elsewhere (in ``classic_2``, two colours
     a player, it scored 6 points of score rate less than 0 in one run of
     400 games; in Duo and Trigon no better within the noise; Junior not
     measured; docs/ladder.md)."""
