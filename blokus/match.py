@@ -23,6 +23,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -150,6 +151,25 @@ def _engine_argv(command: str) -> list[str]:
         raise PlayerSpecError(f"cannot start engine {command!r}: "
                               f"{argv[0]!r} is not an executable program")
     return argv
+
+
+def _try_engine(command: str, v: Variant) -> None:
+    """Start the engine once and set up ``v`` on it, so that an engine that
+    dies on its arguments or does not play the variant stops a match before
+    its first game; raises :class:`PlayerSpecError` with the engine's own
+    first line of error output, if it wrote one."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
+        engine = GtpPlayer(command, log)
+        try:
+            engine.send(f"set_game {v.name}")
+            engine.send("clear_board")
+        except GtpEngineError as e:
+            log.seek(0)
+            said = next((line.strip() for line in log if line.strip()), "")
+            raise PlayerSpecError(f"engine {command!r} cannot play {v.id}: {e}"
+                                  + (f" (it said: {said})" if said else "")) from None
+        finally:
+            engine.close()
 
 
 def _engine_command(spec: str) -> str:
@@ -374,13 +394,14 @@ def run_match(
 ) -> MatchSummary:
     """Play ``games`` games (rounded up to an even number) and summarise them.
     Specs are checked before anything starts (an engine's command line must
-    parse and name a program that is there); raises ``PlayerSpecError``."""
+    parse and name a program that is there, and the engine, started once,
+    must accept the variant); raises ``PlayerSpecError``."""
     v = variant(variant_id)
     for spec in (a, b):
         if spec.startswith("py:"):
             load_player(spec, 0)
         elif spec.startswith("gtp:"):
-            _engine_argv(_engine_command(spec))
+            _try_engine(_engine_command(spec), v)
         else:
             make_player(spec, 0)
     games += games % 2

@@ -88,6 +88,38 @@ def test_an_engine_that_cannot_start_stops_the_match_before_a_game(
     assert not (tmp_path / "games").exists()
 
 
+FAKE_ENGINE = """\
+import sys
+if "--bad" in sys.argv:
+    sys.exit("fake-engine: unknown option --bad")
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "quit":
+        print("=\\n", flush=True)
+        break
+    if word == "set_game" and "Duo" not in line:
+        print("? unknown game\\n", flush=True)
+    else:
+        print("= fake\\n" if word == "name" else "=\\n", flush=True)
+"""
+
+
+def test_an_engine_that_fails_on_setup_stops_the_match_with_its_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE)
+    engine = f"gtp:'{sys.executable} {script}"
+    with pytest.raises(PlayerSpecError, match="unknown option --bad"):
+        run_match("greedy", engine + " --bad'", "duo", 2, progress=None)
+    with pytest.raises(PlayerSpecError, match="cannot play classic.*unknown game"):
+        run_match("greedy", engine + "'", "classic", 2, progress=None)
+    assert main(["match", "greedy", engine + " --bad'", "--games", "2",
+                 "--out", str(tmp_path / "games")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown option --bad" in err
+    assert not (tmp_path / "games").exists()
+
+
 def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "random", "greedy", "--variant", "junior", "--games", "2",
                  "--workers", "2", "--out", str(tmp_path)]) == 0
