@@ -692,3 +692,17 @@ def test_a_time_budget_expands_nodes_later() -> None:
         expanded = tree.num_children[1:size] > 0
         assert np.count_nonzero(expanded) > 10
         assert int(np.min(tree.visits[1:size][expanded])) == first
+
+
+def test_a_budget_that_could_fill_the_tree_makes_nodes_with_fewer_children() -> None:
+    """By default a node gets 48 children first, 8 when the expected
+    simulations could fill the tree; a given ``first_children`` holds."""
+    from blokus.players.mcts import _EXPAND_AFTER, _FIRST_CHILDREN
+
+    plain = MctsPlayer(sims=1000)
+    assert float(plain._config("duo", timed=False, fills_tree=False)[_FIRST_CHILDREN]) == 48.0
+    assert float(plain._config("duo", timed=False, fills_tree=True)[_FIRST_CHILDREN]) == 8.0
+    assert float(plain._config("duo", timed=True, fills_tree=False)[_EXPAND_AFTER]) == 4.0
+    given = MctsPlayer(sims=1000, params=SearchParams(first_children=16.0, expand_after=3.0))
+    cfg = given._config("duo", timed=True, fills_tree=True)
+    assert float(cfg[_FIRST_CHILDREN]) == 16.0 and float(cfg[_EXPAND_AFTER]) == 3.0

@@ -1150,6 +1150,18 @@ class MctsPlayer:
                     return state
         return k.state_from_game(game)
 
+    def _config(self, variant_id: str, timed: bool, fills_tree: bool) -> npt.NDArray[np.float64]:
+        """The parameters of a search, with the defaults that depend on the
+        budget: nodes made with fewer children when the expected simulations
+        could fill the tree (:attr:`SearchParams.first_children`), later
+        expansion with a time budget (:attr:`SearchParams.expand_after`)."""
+        cfg = self.params.array(variant_id)
+        if self.params.first_children is None and fills_tree:
+            cfg[_FIRST_CHILDREN] = _FIRST_CHILDREN_SMALL
+        if self.params.expand_after is None and timed:
+            cfg[_EXPAND_AFTER] = _EXPAND_AFTER_TIMED
+        return cfg
+
     def choose(self, game: Game) -> Move:
         if game.turn is None:
             raise ValueError("no legal move: the game is over")
@@ -1196,11 +1208,8 @@ class MctsPlayer:
                         new.reply2[:] = tree.reply2
             self._roots = [0] * self.threads
         self._variant = game.variant.id
-        cfg = self.params.array(game.variant.id)
-        if self.params.first_children is None and _NODES_A_SIMULATION * expected > capacity:
-            cfg[_FIRST_CHILDREN] = _FIRST_CHILDREN_SMALL  # (so as not to fill the tree)
-        if self.params.expand_after is None and seconds is not None:
-            cfg[_EXPAND_AFTER] = _EXPAND_AFTER_TIMED
+        cfg = self._config(game.variant.id, timed=seconds is not None,
+                           fills_tree=_NODES_A_SIMULATION * expected > capacity)
         deadline = None
         start = planned = 0.0
         if seconds is not None:
