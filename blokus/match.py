@@ -156,8 +156,8 @@ def _engine_argv(command: str) -> list[str]:
 def _try_engine(command: str, v: Variant) -> None:
     """Start the engine once and set up ``v`` on it, so that an engine that
     dies on its arguments or does not play the variant stops a match before
-    its first game; raises :class:`PlayerSpecError` with the engine's own
-    first line of error output, if it wrote one."""
+    its first game; raises :class:`PlayerSpecError` with the last line the
+    engine wrote to its standard error, if any."""
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
         engine = GtpPlayer(command, log)
         try:
@@ -165,8 +165,8 @@ def _try_engine(command: str, v: Variant) -> None:
             engine.send("clear_board")
         except GtpEngineError as e:
             log.seek(0)
-            said = next((line.strip() for line in log if line.strip()), "")
-            raise PlayerSpecError(f"engine {command!r} cannot play {v.id}: {e}"
+            said = next((line.strip() for line in reversed(log.readlines()) if line.strip()), "")
+            raise PlayerSpecError(f"engine {command!r} failed before the first game of {v.id}: {e}"
                                   + (f" (it said: {said})" if said else "")) from None
         finally:
             engine.close()

@@ -111,7 +111,7 @@ def test_an_engine_that_fails_on_setup_stops_the_match_with_its_message(
     engine = f"gtp:'{sys.executable} {script}"
     with pytest.raises(PlayerSpecError, match="unknown option --bad"):
         run_match("greedy", engine + " --bad'", "duo", 2, progress=None)
-    with pytest.raises(PlayerSpecError, match="cannot play classic.*unknown game"):
+    with pytest.raises(PlayerSpecError, match="before the first game of classic.*unknown game"):
         run_match("greedy", engine + "'", "classic", 2, progress=None)
     assert main(["match", "greedy", engine + " --bad'", "--games", "2",
                  "--out", str(tmp_path / "games")]) == 2
