@@ -696,7 +696,8 @@ def test_a_time_budget_expands_nodes_later() -> None:
 
 def test_a_budget_that_could_fill_the_tree_makes_nodes_with_fewer_children() -> None:
     """By default a node gets 48 children first, 8 when the expected
-    simulations could fill the tree; a given ``first_children`` holds."""
+    simulations could fill the tree, and expands later with a time budget;
+    a given ``first_children`` or ``expand_after`` holds."""
     from blokus.players.mcts import _EXPAND_AFTER, _FIRST_CHILDREN
 
     plain = MctsPlayer(sims=1000)
