@@ -447,20 +447,28 @@ def test_best_children_are_the_largest_logits_in_order() -> None:
 
 def test_time_shares_average_about_one() -> None:
     """A time budget is a mean: over the pieces a colour places in a typical
-    game (13 to 18) the shares average close to 1, the first pieces most."""
+    game (13 to 18) the shares average close to 1."""
     from blokus.players.mcts import time_share
 
-    for pieces in (13, 15, 18):
-        mean = sum(time_share(m) for m in range(pieces)) / pieces
-        assert 0.85 <= mean <= 1.1
-        mean = sum(time_share(m, "classic") for m in range(pieces)) / pieces
-        assert 0.85 <= mean <= 1.1
-    assert time_share(0) > time_share(6) > time_share(12)
-    # In Classic for three or four colours, the later pieces get more.
+    for variant in ("duo", "trigon", "classic"):
+        means = [sum(time_share(m, variant) for m in range(pieces)) / pieces
+                 for pieces in range(13, 19)]
+        assert all(0.8 <= mean <= 1.2 for mean in means)
+        assert 0.9 <= sum(means) / len(means) <= 1.1
+
+
+def test_time_profiles_by_variant() -> None:
+    """The first pieces get the most time with two colours (Duo, Junior) and
+    in Trigon, the later ones in Classic for three or four colours; Duo's
+    profile is steeper than Trigon's."""
+    from blokus.players.mcts import time_share
+
+    for variant in ("duo", "junior", "trigon", "trigon_3"):
+        assert time_share(0, variant) > time_share(6, variant) > time_share(12, variant)
     for variant in ("classic", "classic_2", "classic_3"):
         assert time_share(0, variant) < time_share(6, variant) < time_share(12, variant)
-    for variant in ("duo", "junior", "trigon", "trigon_3"):
-        assert time_share(12, variant) == time_share(12) < time_share(0, variant)
+    assert time_share(12, "junior") == time_share(12, "duo") < time_share(12, "trigon")
+    assert time_share(0, "duo") > time_share(0, "trigon")
 
 
 def test_rave_exploration_by_variant() -> None:

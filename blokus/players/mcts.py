@@ -41,9 +41,9 @@ with a high temperature: plausible but beatable moves), 3 to 8 search a fixed
 number of simulations (reproducible with a seed), 9 searches on two threads
 for the time Pentobi's level 9 takes (:data:`LEVEL_9_SECONDS`).  A time
 budget is the mean time of a move: the search spends more of it on a
-colour's first pieces (:data:`TIME_SHARES`), except in
-Classic for three or four colours, where it spends more on the later ones
-(:data:`TIME_SHARES_CLASSIC`).  A search with a time budget also ends as soon
+colour's first pieces (:data:`TIME_SHARES`; with two colours most of it,
+:data:`TIME_SHARES_DUO`), except in Classic for three or four colours,
+where it spends more on the later ones (:data:`TIME_SHARES_CLASSIC`).  A search with a time budget also ends as soon
 as its most visited move can no longer change in the time left, and the
 game's next moves get the time it saved (:data:`BANK_SPEND`).
 """
@@ -75,7 +75,8 @@ __all__ = [
     "LEVEL_9_SECONDS", "warm_up",
     "move_features", "num_features", "base_features", "PHASES", "phase_share", "prior_weights",
     "default_weights", "prior_family",
-    "time_share", "time_shares", "TIME_SHARES", "TIME_SHARES_CLASSIC", "WEIGHTS_FILE",
+    "time_share", "time_shares", "TIME_SHARES", "TIME_SHARES_CLASSIC", "TIME_SHARES_DUO",
+    "WEIGHTS_FILE",
     "default_answers", "default_early_sizes", "default_rave_exploration",
 ]
 
@@ -1018,6 +1019,14 @@ TIME_SHARES = ((5, 1.6), (9, 1.0), (1000, 0.4))
 """With a time budget, a colour's pieces up to the first number of a pair
 get the second times the budget: a colour's first pieces decide most."""
 
+TIME_SHARES_DUO = ((3, 2.0), (6, 1.6), (9, 1.0), (12, 0.45), (1000, 0.12))
+"""The same with two colours (Duo and Junior), shaped as Pentobi's own time
+a move over a Duo game (it spends most on the first pieces and almost
+nothing after the twelfth).  Against Pentobi's levels 5 and 6 in Duo at
+their time a move it scored 47.7% of 1,600 games and 47.5% of 600 where
+:data:`TIME_SHARES` scored 46.1% and 42.2% (docs/ladder.md); Junior is
+not measured."""
+
 TIME_SHARES_CLASSIC = ((5, 0.6), (9, 1.0), (1000, 1.2))
 """The same in Classic with three or four colours (not Duo, not Trigon):
 there the later pieces get more.  Against Pentobi's level 5 at equal time
@@ -1031,10 +1040,13 @@ tree for a time budget (a tree that fills up only stops growing)."""
 
 
 def time_shares(variant_id: str) -> tuple[tuple[int, float], ...]:
-    """The time profile of a variant: :data:`TIME_SHARES_CLASSIC` in Classic
-    for three or four colours, else :data:`TIME_SHARES`."""
+    """The time profile of a variant: :data:`TIME_SHARES_DUO` with two
+    colours, :data:`TIME_SHARES_CLASSIC` in Classic for three or four
+    colours, else (Trigon) :data:`TIME_SHARES`."""
     v = find_variant(variant_id)
-    classic = v.num_colors > 2 and v.board.kind == "square"
+    if v.num_colors == 2:
+        return TIME_SHARES_DUO
+    classic = v.board.kind == "square"
     return TIME_SHARES_CLASSIC if classic else TIME_SHARES
 
 
