@@ -43,9 +43,10 @@ for the time Pentobi's level 9 takes (:data:`LEVEL_9_SECONDS`).  A time
 budget is the mean time of a move: the search spends more of it on a
 colour's first pieces (:data:`TIME_SHARES`; with two colours most of it,
 :data:`TIME_SHARES_DUO`), except in Classic for three or four colours,
-where it spends more on the later ones (:data:`TIME_SHARES_CLASSIC`).  A search with a time budget also ends as soon
-as its most visited move can no longer change in the time left, and the
-game's next moves get the time it saved (:data:`BANK_SPEND`).
+where it spends more on the later ones (:data:`TIME_SHARES_CLASSIC`).  A
+search with a time budget also ends as soon as its most visited move can
+no longer change in the time left, and the game's next moves get the time
+it saved (:data:`BANK_SPEND`).
 """
 
 from __future__ import annotations
