@@ -1023,10 +1023,10 @@ get the second times the budget: a colour's first pieces decide most."""
 TIME_SHARES_DUO = ((3, 2.0), (6, 1.6), (9, 1.0), (12, 0.45), (1000, 0.12))
 """The same with two colours (Duo and Junior), shaped as Pentobi's own time
 a move over a Duo game (it spends most on the first pieces and almost
-nothing after the twelfth).  Against Pentobi's levels 5 and 6 in Duo at
-their time a move it scored 47.7% of 1,600 games and 47.5% of 600 where
-:data:`TIME_SHARES` scored 46.1% and 42.2% (docs/ladder.md); Junior is
-not measured."""
+nothing after the twelfth).  Against Pentobi's levels 4, 5 and 6 in Duo
+at their time a move it scored 49.0% of 800 games, 47.7% of 1,600 and
+47.5% of 600 where :data:`TIME_SHARES` scored 47.9%, 46.1% and 42.2%
+(docs/ladder.md); Junior is not measured."""
 
 TIME_SHARES_CLASSIC = ((5, 0.6), (9, 1.0), (1000, 1.2))
 """The same in Classic with three or four colours (not Duo, not Trigon):
