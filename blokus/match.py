@@ -161,8 +161,7 @@ def _try_engine(command: str, v: Variant) -> None:
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
         engine = GtpPlayer(command, log)
         try:
-            engine.send(f"set_game {v.name}")
-            engine.send("clear_board")
+            engine.sync(Game(v.id))
         except GtpEngineError as e:
             log.seek(0)
             said = next((line.strip() for line in reversed(log.readlines()) if line.strip()), "")
