@@ -450,10 +450,11 @@ def test_time_shares_average_about_one() -> None:
     game (13 to 18) the shares average close to 1."""
     from blokus.players.mcts import time_share
 
-    for variant in ("duo", "trigon", "classic"):
+    # Duo's steep profile gives short games more than the others do.
+    for variant, most in (("duo", 1.2), ("trigon", 1.1), ("classic", 1.1)):
         means = [sum(time_share(m, variant) for m in range(pieces)) / pieces
                  for pieces in range(13, 19)]
-        assert all(0.8 <= mean <= 1.2 for mean in means)
+        assert all(0.85 <= mean <= most for mean in means)
         assert 0.9 <= sum(means) / len(means) <= 1.1
 
 
