@@ -36,7 +36,7 @@ def print_row(first: str, s: MatchSummary) -> None:
     move; the games that ended in an error follow as comments."""
     mine, theirs = s.seconds_per_move()
     print(f"| {first} | {s.games} | {s.wins}-{s.draws}-{s.losses} | "
-          f"{s.mean_difference:+.1f} | {mine:.3f} | {theirs:.3f} |", flush=True)
+          f"{s.mean_difference:+.1f} | {mine:.3g} | {theirs:.3g} |", flush=True)
     for error in s.errors:
         print(f"<!-- {error} -->")
 

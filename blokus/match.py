@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -64,18 +65,49 @@ class GtpPlayer:
         self._sent: list[tuple[int, Move]] = []
         self._variant: Variant | None = None
         try:
-            self.name = self.send("name") or self.name
+            self.name = self.send("name", self.setup_timeout) or self.name
         except GtpEngineError:
-            pass
+            if self._proc.poll() is not None:  # it ended or hung
+                self._proc.wait()
+                raise
+            # an engine that only lacks `name` goes on
 
-    def send(self, command: str) -> str:
-        """Send one command; returns the answer text or raises :class:`GtpEngineError`."""
+    #: Seconds an engine has to answer a command that does not search
+    #: (``name``, ``set_game``, ``clear_board``, ``play``) before it is
+    #: stopped: an engine that hangs fails the match instead of stalling it.
+    setup_timeout = 60.0
+
+    def send(self, command: str, timeout: float | None = None) -> str:
+        """Send one command; returns the answer text or raises
+        :class:`GtpEngineError`, also when ``timeout`` (seconds) passes
+        without an answer, which stops the engine."""
         assert self._proc.stdin is not None and self._proc.stdout is not None
         try:
             self._proc.stdin.write(command + "\n")
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise GtpEngineError(f"engine {self.name} is not running") from None
+        watchdog = None
+        expired = threading.Event()
+        if timeout is not None:
+            def stop() -> None:
+                expired.set()
+                self._proc.kill()
+            watchdog = threading.Timer(timeout, stop)
+            watchdog.start()
+        try:
+            return self._answer(command)
+        except GtpEngineError:
+            if expired.is_set():
+                raise GtpEngineError(f"engine {self.name} did not answer {command!r} "
+                                     f"within {timeout:g} s") from None
+            raise
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+
+    def _answer(self, command: str) -> str:
+        assert self._proc.stdout is not None
         lines: list[str] = []
         while True:
             line = self._proc.stdout.readline()
@@ -97,16 +129,17 @@ class GtpPlayer:
         """Bring the engine's board to ``game`` (its variant, then the moves
         it has not been sent)."""
         moves = [(t.color, t.move) for t in game.history if not t.move.is_pass]
+        wait = self.setup_timeout
         if game.variant is not self._variant:
-            self.send(f"set_game {game.variant.name}")
+            self.send(f"set_game {game.variant.name}", wait)
             self._variant = game.variant
             self._sent = []
-            self.send("clear_board")
+            self.send("clear_board", wait)
         if moves[: len(self._sent)] != self._sent:
-            self.send("clear_board")
+            self.send("clear_board", wait)
             self._sent = []
         for color, move in moves[len(self._sent):]:
-            self.send(f"play {game.colors[color].sgf} {move}")
+            self.send(f"play {game.colors[color].sgf} {move}", wait)
             self._sent.append((color, move))
 
     def choose(self, game: Game) -> Move:
@@ -128,7 +161,7 @@ class GtpPlayer:
     def close(self) -> None:
         if self._proc.poll() is None:
             try:
-                self.send("quit")
+                self.send("quit", self.setup_timeout)
             except GtpEngineError:
                 pass
             try:
@@ -155,12 +188,13 @@ def _engine_argv(command: str) -> list[str]:
 
 def _try_engine(command: str, v: Variant) -> None:
     """Start the engine once and set up ``v`` on it, so that an engine that
-    dies on its arguments or does not play the variant stops a match before
-    its first game; raises :class:`PlayerSpecError` with the last line the
+    dies on its arguments, hangs, or does not play the variant stops a match
+    before its first game; raises :class:`PlayerSpecError` with the last line the
     engine wrote to its standard error, if any."""
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
-        engine = GtpPlayer(command, log)
+        engine = None
         try:
+            engine = GtpPlayer(command, log)
             engine.sync(Game(v.id))
         except GtpEngineError as e:
             log.seek(0)
@@ -168,7 +202,8 @@ def _try_engine(command: str, v: Variant) -> None:
             raise PlayerSpecError(f"engine {command!r} failed before the first game of {v.id}: {e}"
                                   + (f" (it said: {said})" if said else "")) from None
         finally:
-            engine.close()
+            if engine is not None:
+                engine.close()
 
 
 def _engine_command(spec: str) -> str:
@@ -353,7 +388,7 @@ class MatchSummary:
             f"  Elo difference A-B {format_elo(elo(self.score))} "
             f"(95% CI {format_elo(elo(lo))} .. {format_elo(elo(hi))})",
             f"  mean score difference A-B {self.mean_difference:+.2f} points",
-            "  thinking time per move: A {:.3f} s, B {:.3f} s".format(*self.seconds_per_move()),
+            "  thinking time per move: A {:.3g} s, B {:.3g} s".format(*self.seconds_per_move()),
         ]
         if self.errors:
             lines.append(f"  {len(self.errors)} games ended by an error:")

@@ -10,7 +10,7 @@ import pytest
 
 from blokus import sgf
 from blokus.cli import main
-from blokus.match import MatchSummary, elo, play_game, run_match, seat_sides
+from blokus.match import GtpPlayer, MatchSummary, elo, play_game, run_match, seat_sides
 from blokus.players import PlayerSpecError
 
 
@@ -89,11 +89,13 @@ def test_an_engine_that_cannot_start_stops_the_match_before_a_game(
 
 
 FAKE_ENGINE = """\
-import sys
+import sys, time
 if "--bad" in sys.argv:
     sys.exit("fake-engine: unknown option --bad")
 for line in sys.stdin:
     word = line.split()[0] if line.split() else ""
+    if word == "set_game" and "--hang" in sys.argv:
+        time.sleep(600)
     if word == "quit":
         print("=\\n", flush=True)
         break
@@ -118,6 +120,15 @@ def test_an_engine_that_fails_on_setup_stops_the_match_with_its_message(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown option --bad" in err
     assert not (tmp_path / "games").exists()
+
+
+def test_an_engine_that_hangs_on_setup_is_stopped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE)
+    monkeypatch.setattr(GtpPlayer, "setup_timeout", 0.5)
+    with pytest.raises(PlayerSpecError, match="did not answer 'set_game Blokus Duo' within 0.5 s"):
+        run_match("greedy", f"gtp:'{sys.executable} {script} --hang'", "duo", 2, progress=None)
 
 
 def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
