@@ -24,7 +24,7 @@ from blokus.game import random_bit
 
 def midgame_positions(variant: str, count: int, plies: int, seed: int) -> list[Game]:
     rng = random.Random(seed)
-    out = []
+    out: list[Game] = []
     while len(out) < count:
         game = Game(variant)
         while not game.is_game_over() and len(game.move_stack) < plies:
