@@ -364,8 +364,8 @@ def test_move_features_against_the_rules(variant: str) -> None:
 
 
 def test_prior_weights_learned_and_fallback(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """The shipped weights cover Duo, Classic and Trigon with the right
-    number of columns (the base block, or all of them with the phase
+    """The shipped weights cover Duo, Junior, Classic and Trigon with the
+    right number of columns (the base block, or all of them with the phase
     blocks); a family without weights (or with the wrong number) gets the
     hand-set ones."""
     import json
@@ -373,21 +373,20 @@ def test_prior_weights_learned_and_fallback(tmp_path, monkeypatch) -> None:  # t
     from blokus.players import mcts
 
     shipped = json.loads(mcts.WEIGHTS_FILE.read_text())
-    for variant in ("duo", "classic_2", "trigon_3"):
+    for variant in ("duo", "junior", "classic_2", "trigon_3"):
         width = len(shipped[mcts.prior_family(variant)])
         assert width in (mcts.base_features(variant), mcts.num_features(variant))
         weights = mcts.prior_weights(variant)
         assert len(weights) == mcts.num_features(variant)
         assert not np.array_equal(weights, mcts.default_weights(variant))
         assert not weights[width:].any()  # missing phase blocks count as zero
-    assert "junior" not in shipped
-    assert np.array_equal(mcts.prior_weights("junior"), mcts.default_weights("junior"))
     path = tmp_path / "weights.json"
     path.write_text(json.dumps({"duo": [1.0, 2.0]}))
     monkeypatch.setattr(mcts, "WEIGHTS_FILE", path)
     mcts.prior_weights.cache_clear()
     try:
         assert np.array_equal(mcts.prior_weights("duo"), mcts.default_weights("duo"))
+        assert np.array_equal(mcts.prior_weights("junior"), mcts.default_weights("junior"))
     finally:
         mcts.prior_weights.cache_clear()
 

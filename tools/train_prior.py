@@ -13,7 +13,7 @@ writes the learned weights into ``blokus/players/prior_weights.json`` under
 the variant's family (``--out`` for another file, ``--dry-run`` for none).
 The weights have a block per phase of a colour's game (``mcts.PHASES``);
 ``--no-phases`` learns the base block alone, one weight a feature for the
-whole game, as the shipped Duo and Trigon weights are (the Classic ones have
+whole game, as the shipped Duo, Junior and Trigon weights are (the Classic ones have
 the phases: in games they beat the base block alone, docs/ladder.md).
 
 The samples keep the base block of the features and each position's
@@ -23,17 +23,19 @@ memory (about 1 GB for 100 Classic games).
 The records should come from strong play (a strong engine playing itself):
 the prior learns to guess what such a player does.  The shipped weights were
 learned from ``tools/data/pentobi-selfplay.tar.gz``: Pentobi's GTP engine
-playing itself without its opening book, 120 Duo games at its level 6, 100
-Classic games at level 5 and 70 Trigon games at level 4, recorded with
+playing itself without its opening book, 120 Duo games at its level 6, 120
+Junior games at level 6, 100 Classic games at level 5 and 70 Trigon games at
+level 4, recorded with
 
     blokus match "gtp:pentobi-gtp -g duo -l 6 --nobook --noresign -q --threads 1" \
         "gtp:pentobi-gtp -g duo -l 6 --nobook --noresign -q --threads 1" \
         --variant duo --games 120 --out duo
 
-(``-g classic -l 5`` and ``-g trigon -l 4`` for the others); to redo them:
+(``-g junior``, ``-g classic -l 5`` and ``-g trigon -l 4`` for the others);
+to redo them:
 
     tar xzf tools/data/pentobi-selfplay.tar.gz -C /tmp
-    python tools/train_prior.py --variant duo /tmp/duo/*.blksgf
+    python tools/train_prior.py --variant duo --no-phases /tmp/duo/*.blksgf
 """
 
 from __future__ import annotations
