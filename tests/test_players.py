@@ -455,20 +455,28 @@ def test_time_shares_average_about_one() -> None:
                  for pieces in range(13, 19)]
         assert all(0.85 <= mean <= most for mean in means)
         assert 0.9 <= sum(means) / len(means) <= 1.1
+    # A colour places about 20 of Junior's 24 pieces (18 to 22).
+    means = [sum(time_share(m, "junior") for m in range(pieces)) / pieces
+             for pieces in range(18, 23)]
+    assert all(0.85 <= mean <= 1.2 for mean in means)
+    assert 0.9 <= sum(means) / len(means) <= 1.1
 
 
 def test_time_profiles_by_variant() -> None:
     """The first pieces get the most time with two colours (Duo, Junior) and
     in Trigon, the later ones in Classic for three or four colours; Duo's
-    profile is steeper than Trigon's."""
+    profile is steeper than Trigon's and Junior's."""
     from blokus.players.mcts import time_share
 
     for variant in ("duo", "junior", "trigon", "trigon_3"):
         assert time_share(0, variant) > time_share(6, variant) > time_share(12, variant)
     for variant in ("classic", "classic_2", "classic_3"):
         assert time_share(0, variant) < time_share(6, variant) < time_share(12, variant)
-    assert time_share(12, "junior") == time_share(12, "duo") < time_share(12, "trigon")
+    assert time_share(12, "duo") < time_share(12, "trigon")
     assert time_share(0, "duo") > time_share(0, "trigon")
+    # Junior's games are longer than Duo's: its profile falls later.
+    assert time_share(0, "junior") < time_share(0, "duo")
+    assert time_share(12, "junior") > time_share(12, "duo")
 
 
 def test_rave_exploration_by_variant() -> None:
@@ -715,3 +723,31 @@ def test_a_budget_that_could_fill_the_tree_makes_nodes_with_fewer_children() -> 
     given = MctsPlayer(sims=1000, params=SearchParams(first_children=16.0, expand_after=3.0))
     cfg = given._config("duo", timed=True, fills_tree=True)
     assert float(cfg[_FIRST_CHILDREN]) == 16.0 and float(cfg[_EXPAND_AFTER]) == 3.0
+
+
+def test_score_term_of_a_playout_result() -> None:
+    """A playout's result is the place, plus ``score_weight`` times
+    ``0.5 + 0.5 * tanh(d / score_scale)`` for a score difference ``d``: a
+    winner's result grows with the margin, more steeply on a smaller
+    scale, and the two sides' results add up to one."""
+    from blokus import kernel as k
+    from blokus.players import mcts
+
+    rng = random.Random(3)
+    game = Game("duo")
+    while not game.is_game_over():
+        game.push(rng.choice(list(game.legal_moves)))
+    t, seats, s = k.tables("duo"), mcts.seats_for(game), k.state_from_game(game)
+    pts = np.zeros(2, np.int32)
+    k.points(t, s, pts)
+    diff = float(pts[0] - pts[1])
+    assert diff != 0
+    group_score = np.zeros(max(seats.num_groups, 1), np.float32)
+    for weight, scale in ((0.0, 15.0), (0.3, 15.0), (0.3, 5.0), (1.0, 15.0)):
+        result = np.zeros(seats.num_seats, np.float32)
+        mcts._results(t, seats, s, pts, group_score, result, weight, scale)
+        winner = int(np.argmax(result))
+        assert seats.color_seat[0 if diff > 0 else 1] == winner
+        expected = (1 - weight) + weight * (0.5 + 0.5 * np.tanh(abs(diff) / scale))
+        assert result[winner] == pytest.approx(expected, abs=1e-5)
+        assert result.sum() == pytest.approx(1.0, abs=1e-5)

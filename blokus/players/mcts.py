@@ -77,6 +77,7 @@ __all__ = [
     "move_features", "num_features", "base_features", "PHASES", "phase_share", "prior_weights",
     "default_weights", "prior_family",
     "time_share", "time_shares", "TIME_SHARES", "TIME_SHARES_CLASSIC", "TIME_SHARES_DUO",
+    "TIME_SHARES_JUNIOR",
     "WEIGHTS_FILE",
     "default_answers", "default_early_sizes", "default_rave_exploration",
 ]
@@ -140,6 +141,9 @@ class SearchParams:
     score_weight: float = 0.3
     """The weight of the score difference in a playout's result (the rest
     is the place); 0.3 beat 0.15 against Pentobi in Duo (docs/ladder.md)."""
+    score_scale: float = 15.0
+    """The score term of a playout's result is ``0.5 + 0.5 * tanh(d /
+    score_scale)``, ``d`` the difference to the best other side."""
     first_play_urgency: float = 0.55
     big_pieces: float = 0.5
     """Playout policy: the probability of choosing among the moves of the
@@ -224,7 +228,7 @@ class SearchParams:
                          float(early_sizes), float(self.reply_to_two),
                          float(self.regrow),
                          _FIRST_CHILDREN_DEFAULT if self.first_children is None
-                         else self.first_children, rave_exploration],
+                         else self.first_children, rave_exploration, self.score_scale],
                         np.float64)
 
 
@@ -267,7 +271,7 @@ def default_rave_exploration(variant_id: str) -> float:
 _EXPLORATION, _RAVE_BIAS, _SCORE_WEIGHT, _FPU, _BIG_PIECES = 0, 1, 2, 3, 4
 _MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER, _ANSWERS, _SHARPNESS = 5, 6, 7, 8, 9, 10
 _LAST_GOOD_REPLY, _EARLY_SIZES, _REPLY2, _REGROW, _FIRST_CHILDREN = 11, 12, 13, 14, 15
-_RAVE_EXPLORATION = 16
+_RAVE_EXPLORATION, _SCORE_SCALE = 16, 17
 # SearchParams.first_children when it is None: in general, and where the
 # tree could fill up (_NODES_A_SIMULATION nodes a simulation with the first).
 _FIRST_CHILDREN_DEFAULT, _FIRST_CHILDREN_SMALL, _NODES_A_SIMULATION = 48.0, 8.0, 9
@@ -744,7 +748,7 @@ def _select(tree: Tree, node: int, exploration: float, rave_bias: float,
 
 @numba.njit(cache=True, nogil=True)
 def _results(t: k.Tables, seats: Seats, s: k.State, pts: I32, group_score: F32,
-             result: F32, score_weight: float) -> None:
+             result: F32, score_weight: float, score_scale: float) -> None:
     """Each seat's result in [0, 1] at the end of a playout."""
     k.points(t, s, pts)
     group_score[:] = 0.0
@@ -772,7 +776,7 @@ def _results(t: k.Tables, seats: Seats, s: k.State, pts: I32, group_score: F32,
         place = wins / (g - 1) if g > 1 else 0.5
         diff = mine - best_other
         result[seat] = (1.0 - score_weight) * place + score_weight * (
-            0.5 + 0.5 * math.tanh(diff / 15.0))
+            0.5 + 0.5 * math.tanh(diff / score_scale))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -783,6 +787,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     exploration, rave_bias, fpu = cfg[_EXPLORATION], cfg[_RAVE_BIAS], cfg[_FPU]
     rave_exploration = cfg[_RAVE_EXPLORATION]
     score_weight, big_pieces = cfg[_SCORE_WEIGHT], cfg[_BIG_PIECES]
+    score_scale = cfg[_SCORE_SCALE]
     max_children, expand_after = int(cfg[_MAX_CHILDREN]), cfg[_EXPAND_AFTER]
     widen_base, widen_rate = cfg[_WIDEN_BASE], cfg[_WIDEN_RATE]
     answers, sharpness = cfg[_ANSWERS], cfg[_SHARPNESS]
@@ -862,7 +867,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         else:
             n_played = k.guided_playout(t, s, rng, big_pieces, early_sizes, reply_in, reply2_in,
                                         -1, -1, played, answers, work, line[:depth])
-        _results(t, seats, s, pts, group_score, result, score_weight)
+        _results(t, seats, s, pts, group_score, result, score_weight, score_scale)
         recorded = min(n_played, played.size // 2)
         mark = done + 1
         for i in range(recorded):
@@ -1021,12 +1026,18 @@ TIME_SHARES = ((5, 1.6), (9, 1.0), (1000, 0.4))
 get the second times the budget: a colour's first pieces decide most."""
 
 TIME_SHARES_DUO = ((3, 2.0), (6, 1.6), (9, 1.0), (12, 0.45), (1000, 0.12))
-"""The same with two colours (Duo and Junior), shaped as Pentobi's own time
-a move over a Duo game (it spends most on the first pieces and almost
-nothing after the twelfth).  Against Pentobi's levels 4, 5 and 6 in Duo
-at their time a move it scored 49.0% of 800 games, 47.7% of 1,600 and
-47.5% of 600 where :data:`TIME_SHARES` scored 47.9%, 46.1% and 42.2%
-(docs/ladder.md); Junior is not measured."""
+"""The same in Duo, shaped as Pentobi's own time a move over a Duo game (it
+spends most on the first pieces and almost nothing after the twelfth).
+Against Pentobi's levels 4, 5 and 6 in Duo at their time a move it scored
+49.0% of 800 games, 47.7% of 1,600 and 47.5% of 600 where
+:data:`TIME_SHARES` scored 47.9%, 46.1% and 42.2% (docs/ladder.md)."""
+
+TIME_SHARES_JUNIOR = ((3, 1.6), (9, 1.55), (12, 1.1), (15, 0.6), (18, 0.3), (1000, 0.1))
+"""The same in Junior, shaped as Pentobi's time a move over a Junior game at
+its level 6: a colour places about 20 pieces there, and spends more than
+in Duo on pieces 6 to 17.  (:data:`TIME_SHARES_DUO` averages 0.8 over a
+Junior game; against level 6 at equal time it scored 43.2% of 400 games,
+this profile 47.1%: docs/ladder.md.)"""
 
 TIME_SHARES_CLASSIC = ((5, 0.6), (9, 1.0), (1000, 1.2))
 """The same in Classic with three or four colours (not Duo, not Trigon):
@@ -1041,12 +1052,13 @@ tree for a time budget (a tree that fills up only stops growing)."""
 
 
 def time_shares(variant_id: str) -> tuple[tuple[int, float], ...]:
-    """The time profile of a variant: :data:`TIME_SHARES_DUO` with two
-    colours, :data:`TIME_SHARES_CLASSIC` in Classic for three or four
-    colours, else (Trigon) :data:`TIME_SHARES`."""
+    """The time profile of a variant: :data:`TIME_SHARES_JUNIOR` in Junior,
+    :data:`TIME_SHARES_DUO` in Duo, :data:`TIME_SHARES_CLASSIC` in Classic
+    for three or four colours, else (Trigon) :data:`TIME_SHARES`."""
     v = find_variant(variant_id)
     if v.num_colors == 2:
-        return TIME_SHARES_DUO
+        junior = v.piece_set is find_variant("junior").piece_set
+        return TIME_SHARES_JUNIOR if junior else TIME_SHARES_DUO
     classic = v.board.kind == "square"
     return TIME_SHARES_CLASSIC if classic else TIME_SHARES
 
