@@ -1037,7 +1037,8 @@ TIME_SHARES_JUNIOR = ((3, 1.6), (9, 1.55), (12, 1.1), (15, 0.6), (18, 0.3), (100
 its level 6: a colour places about 20 pieces there, and spends more than
 in Duo on pieces 6 to 17.  (:data:`TIME_SHARES_DUO` averages 0.8 over a
 Junior game; against level 6 at equal time it scored 43.2% of 400 games,
-this profile 47.1%: docs/ladder.md.)"""
+this profile 47.1%; against level 5, 48.7% and 52.9% of 1,600:
+docs/ladder.md.)"""
 
 TIME_SHARES_CLASSIC = ((5, 0.6), (9, 1.0), (1000, 1.2))
 """The same in Classic with three or four colours (not Duo, not Trigon):
