@@ -68,6 +68,7 @@ import numpy.typing as npt
 from blokus import kernel as k
 from blokus.game import Game
 from blokus.notation import IllegalMoveError, Move
+from blokus.pieces import JUNIOR
 from blokus.variants import VARIANTS, Seating
 from blokus.variants import variant as find_variant
 
@@ -1060,8 +1061,7 @@ def time_shares(variant_id: str) -> tuple[tuple[int, float], ...]:
     for three or four colours, else (Trigon) :data:`TIME_SHARES`."""
     v = find_variant(variant_id)
     if v.num_colors == 2:
-        junior = v.piece_set is find_variant("junior").piece_set
-        return TIME_SHARES_JUNIOR if junior else TIME_SHARES_DUO
+        return TIME_SHARES_JUNIOR if v.piece_set is JUNIOR else TIME_SHARES_DUO
     classic = v.board.kind == "square"
     return TIME_SHARES_CLASSIC if classic else TIME_SHARES
 
