@@ -9,6 +9,7 @@
     blokus score RECORD [--scoring RULE]
     blokus gtp   [--game ID] [--level N] [--seed N] [--threads N]
     blokus match PLAYER_A PLAYER_B [--variant ID] [--games N] [--workers K] [--out DIR]
+                 [--seed N] [--move-timeout S]
     blokus bench [--variant ID] [--seconds S] [--threads T] [--json] [--record FILE --move N]
 
 Any bad argument or unreadable record gives one line on stderr,
@@ -777,7 +778,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     summary = run_match(
         args.player_a, args.player_b, args.variant, args.games, workers=args.workers,
         out=None if args.out is None else Path(args.out), seed=args.seed,
-        seating=args.seating,
+        seating=args.seating, move_timeout=args.move_timeout,
     )
     print(summary.report())
     if args.out is not None:
@@ -823,8 +824,25 @@ def _positive(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if n < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a move number (they start at 1)")
+        raise argparse.ArgumentTypeError(f"{text} is not at least 1")
     return n
+
+
+def _move_number(text: str) -> int:
+    try:
+        return _positive(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"{text} is not a move number (they start at 1)") from None
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return seconds
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -884,7 +902,7 @@ def build_parser() -> argparse.ArgumentParser:
         "as SGF does: after N-1 placed pieces; default: after the last move).",
     )
     p.add_argument("record", metavar="RECORD", help="a .blksgf file")
-    p.add_argument("--move", type=_positive, metavar="N", help="show the position before move N")
+    p.add_argument("--move", type=_move_number, metavar="N", help="show the position before move N")
     p.add_argument("--svg", metavar="FILE", help="also write the position as SVG to FILE")
     p.add_argument("--attach-points", action="store_true",
                    help="in the SVG, mark the attach points of the colour to move")
@@ -898,7 +916,7 @@ def build_parser() -> argparse.ArgumentParser:
         "line in canonical notation, sorted as strings.",
     )
     p.add_argument("record", metavar="RECORD", help="a .blksgf file")
-    p.add_argument("--move", type=_positive, metavar="N",
+    p.add_argument("--move", type=_move_number, metavar="N",
                    help="the position before move N (default: after the last move)")
     p.add_argument("--color", metavar="C", help="SGF colour id (B, W, 1-4) or colour name "
                    "(default: the colour to move)")
@@ -950,6 +968,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="parallel worker processes (default: 1)")
     p.add_argument("--out", metavar="DIR", help="save every game as .blksgf in DIR")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game pair")
+    p.add_argument("--move-timeout", type=_positive_seconds, metavar="S",
+                   help="stop a GTP engine that takes longer than S seconds over one move; "
+                   "its game ends with an error (default: no limit)")
     p.set_defaults(run=_cmd_match)
 
     p = sub.add_parser(
@@ -963,7 +984,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=_positive, metavar="T",
                    help="only this thread count (default: 1 and 2)")
     p.add_argument("--record", metavar="FILE", help="search from a position of this record")
-    p.add_argument("--move", type=_positive, metavar="N",
+    p.add_argument("--move", type=_move_number, metavar="N",
                    help="with --record: the position before move N")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object on the last line")

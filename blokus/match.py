@@ -77,6 +77,12 @@ class GtpPlayer:
     #: stopped: an engine that hangs fails the match instead of stalling it.
     setup_timeout = 60.0
 
+    #: Seconds an engine has to answer ``genmove`` (None: no limit).  A search
+    #: can be long, so there is none by default; ``blokus match
+    #: --move-timeout`` sets one, so that an engine hanging in a search loses
+    #: its game (ended with an error) instead of stalling the match.
+    move_timeout: float | None = None
+
     def send(self, command: str, timeout: float | None = None) -> str:
         """Send one command; returns the answer text or raises
         :class:`GtpEngineError`, also when ``timeout`` (seconds) passes
@@ -147,7 +153,7 @@ class GtpPlayer:
         if color is None:
             raise ValueError("no legal move: the game is over")
         self.sync(game)
-        answer = self.send(f"genmove {game.colors[color].sgf}")
+        answer = self.send(f"genmove {game.colors[color].sgf}", self.move_timeout)
         try:
             move = game.parse_move(answer)
         except ValueError as e:
@@ -254,28 +260,39 @@ class GameResult:
     """Seconds A and B spent choosing their moves."""
     side_moves: tuple[int, int] = (0, 0)
     """Moves A and B chose."""
+    forfeit: int | None = None
+    """The side (0 for A, 1 for B) whose player failed over a move (an
+    engine's error, illegal move or move timeout): the game is its loss."""
 
     @property
     def a_result(self) -> float:
-        """1 if A won, 0.5 for a draw, 0 if B won."""
+        """1 if A won, 0.5 for a draw, 0 if B won (or forfeited)."""
+        if self.forfeit is not None:
+            return float(self.forfeit == 1)
         a, b = self.side_means
         return 1.0 if a > b else 0.5 if a == b else 0.0
 
 
 def play_game(
-    specs: tuple[str, str], variant_id: str, index: int, seed: int, seating: str | None = None
+    specs: tuple[str, str], variant_id: str, index: int, seed: int, seating: str | None = None,
+    move_timeout: float | None = None,
 ) -> GameResult:
-    """Play game ``index`` of a match (odd indices have the seats swapped)."""
+    """Play game ``index`` of a match (odd indices have the seats swapped);
+    an engine's moves get ``move_timeout`` seconds each, if given."""
     swapped = index % 2 == 1
     game = Game(variant_id, seating)
     sides = seat_sides(len(game.seating.seats), swapped)
     game_seed = seed + index // 2
     players: list[Player] = []
     error = None
+    forfeit = None
     thinking = [0.0, 0.0]
     side_moves = [0, 0]
     try:
         players = [load_player(specs[0], game_seed), load_player(specs[1], game_seed + 7919)]
+        for p in players:
+            if isinstance(p, GtpPlayer):
+                p.move_timeout = move_timeout
         while not game.is_game_over():
             seat = game.seat_to_move
             assert seat is not None
@@ -284,7 +301,9 @@ def play_game(
             else:
                 side = sides[seat]
                 start = time.perf_counter()
+                forfeit = side  # until the move comes back
                 move = players[side].choose(game)
+                forfeit = None
                 thinking[side] += time.perf_counter() - start
                 side_moves[side] += 1
             game.push(move)
@@ -308,9 +327,12 @@ def play_game(
     from blokus import sgf
 
     info = _player_info(game, names)
-    info["RE"] = final_score(game)
+    if error is None:
+        info["RE"] = final_score(game)
+    else:  # not finished: no result, but why
+        info["GC"] = f"ended by an error: {error}"
     return GameResult(index, swapped, points, means, sgf.dumps(game, info), len(game.move_stack),
-                      error, (thinking[0], thinking[1]), (side_moves[0], side_moves[1]))
+                      error, (thinking[0], thinking[1]), (side_moves[0], side_moves[1]), forfeit)
 
 
 def _player_info(game: Game, names: list[str]) -> dict[str, str]:
@@ -391,7 +413,8 @@ class MatchSummary:
             "  thinking time per move: A {:.3g} s, B {:.3g} s".format(*self.seconds_per_move()),
         ]
         if self.errors:
-            lines.append(f"  {len(self.errors)} games ended by an error:")
+            lines.append(f"  {len(self.errors)} games ended by an error (a loss for a side "
+                         "whose player failed over a move):")
             lines.extend(f"    {e}" for e in self.errors[:10])
         return "\n".join(lines)
 
@@ -411,7 +434,10 @@ def format_elo(value: float) -> str:
     return f"{value:+.0f}"
 
 
-def _job(args: tuple[tuple[str, str], str, int, int, str | None]) -> GameResult:
+_Job = tuple[tuple[str, str], str, int, int, str | None, float | None]
+
+
+def _job(args: _Job) -> GameResult:
     return play_game(*args)
 
 
@@ -425,11 +451,14 @@ def run_match(
     seed: int = 1,
     seating: str | None = None,
     progress: TextIO | None = sys.stderr,
+    move_timeout: float | None = None,
 ) -> MatchSummary:
     """Play ``games`` games (rounded up to an even number) and summarise them.
     Specs are checked before anything starts (an engine's command line must
     parse and name a program that is there, and the engine, started once,
-    must accept the variant); raises ``PlayerSpecError``."""
+    must accept the variant); raises ``PlayerSpecError``.  With
+    ``move_timeout``, an external engine that takes longer than that many
+    seconds over a move is stopped and its game ends with an error."""
     v = variant(variant_id)
     for spec in (a, b):
         if spec.startswith("py:"):
@@ -442,7 +471,7 @@ def run_match(
     summary = MatchSummary(a, b, v.id)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    jobs = [((a, b), v.id, i, seed, seating) for i in range(games)]
+    jobs = [((a, b), v.id, i, seed, seating, move_timeout) for i in range(games)]
     start = time.monotonic()
     for result in _results(jobs, workers):
         summary.results.append(result)
@@ -457,7 +486,7 @@ def run_match(
 
 
 def _results(
-    jobs: list[tuple[tuple[str, str], str, int, int, str | None]], workers: int
+    jobs: list[_Job], workers: int
 ) -> Iterator[GameResult]:
     if workers <= 1:
         for job in jobs:

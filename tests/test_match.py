@@ -96,6 +96,8 @@ for line in sys.stdin:
     word = line.split()[0] if line.split() else ""
     if word == "set_game" and "--hang" in sys.argv:
         time.sleep(600)
+    if word == "genmove" and "--hang-genmove" in sys.argv:
+        time.sleep(600)
     if word == "quit":
         print("=\\n", flush=True)
         break
@@ -129,6 +131,25 @@ def test_an_engine_that_hangs_on_setup_is_stopped(
     monkeypatch.setattr(GtpPlayer, "setup_timeout", 0.5)
     with pytest.raises(PlayerSpecError, match="did not answer 'set_game Blokus Duo' within 0.5 s"):
         run_match("greedy", f"gtp:'{sys.executable} {script} --hang'", "duo", 2, progress=None)
+
+
+def test_an_engine_that_hangs_in_a_search_is_stopped_with_a_move_timeout(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE)
+    engine = f"gtp:'{sys.executable} {script} --hang-genmove'"
+    assert main(["match", "greedy", engine, "--games", "2", "--move-timeout", "0.5",
+                 "--out", str(tmp_path / "games")]) == 0
+    out = capsys.readouterr().out
+    assert "2 games ended by an error" in out
+    assert out.count("did not answer 'genmove ") == 2 and "within 0.5 s" in out
+    assert "A wins 2, draws 0, losses 0" in out  # the engine forfeited both
+    assert GtpPlayer.move_timeout is None  # only that match's engines had it
+    records = [sgf.loads(p.read_text()) for p in sorted((tmp_path / "games").glob("*.blksgf"))]
+    assert len(records) == 2
+    for record in records:  # unfinished games: no result, but why
+        assert "RE" not in record.root
+        assert "did not answer 'genmove" in str(record.root.get("GC"))
 
 
 def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
