@@ -955,8 +955,9 @@ def build_parser() -> argparse.ArgumentParser:
         "swapped, in parallel worker processes; prints wins, win rate with a 95% "
         "confidence interval, the Elo difference and each side's thinking time per "
         "move.  A player is random, greedy, "
-        "level:1..9, mcts:sims=N[,seconds=S][,threads=T] or gtp:'COMMAND LINE' for an external "
-        "GTP engine (such as Pentobi's).",
+        "level:1..9, mcts:sims=N[,seconds=S][,threads=T], gtp:'COMMAND LINE' for an external "
+        "GTP engine (such as Pentobi's) or py:MODULE:FUNCTION, a function of an importable "
+        "module that takes a seed and returns a player (a trained policy, say).",
     )
     p.add_argument("player_a", metavar="PLAYER_A")
     p.add_argument("player_b", metavar="PLAYER_B")
@@ -970,7 +971,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="seed of the first game pair")
     p.add_argument("--move-timeout", type=_positive_seconds, metavar="S",
                    help="stop a GTP engine that takes longer than S seconds over one move; "
-                   "its game ends with an error (default: no limit)")
+                   "it loses that game (default: no limit)")
     p.set_defaults(run=_cmd_match)
 
     p = sub.add_parser(

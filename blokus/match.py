@@ -458,7 +458,7 @@ def run_match(
     parse and name a program that is there, and the engine, started once,
     must accept the variant); raises ``PlayerSpecError``.  With
     ``move_timeout``, an external engine that takes longer than that many
-    seconds over a move is stopped and its game ends with an error."""
+    seconds over a move is stopped and loses its game (ended with an error)."""
     v = variant(variant_id)
     for spec in (a, b):
         if spec.startswith("py:"):
