@@ -376,11 +376,18 @@ class MatchSummary:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
 
     @property
+    def finished(self) -> list[GameResult]:
+        """The games played to their end (not ended by an error)."""
+        return [r for r in self.results if not r.error]
+
+    @property
     def mean_difference(self) -> float:
-        """Mean of (A's mean seat score - B's)."""
-        if not self.results:
+        """Mean of (A's mean seat score - B's) over the finished games: the
+        points of a game ended by an error are those of an unfinished board."""
+        finished = self.finished
+        if not finished:
             return 0.0
-        return sum(r.side_means[0] - r.side_means[1] for r in self.results) / self.games
+        return sum(r.side_means[0] - r.side_means[1] for r in finished) / len(finished)
 
     def seconds_per_move(self) -> tuple[float, float]:
         """Mean thinking time per move of A and of B."""
@@ -409,7 +416,8 @@ class MatchSummary:
             f"  A score rate {100 * self.score:.1f}% (95% CI {100 * lo:.1f}% .. {100 * hi:.1f}%)",
             f"  Elo difference A-B {format_elo(elo(self.score))} "
             f"(95% CI {format_elo(elo(lo))} .. {format_elo(elo(hi))})",
-            f"  mean score difference A-B {self.mean_difference:+.2f} points",
+            f"  mean score difference A-B {self.mean_difference:+.2f} points"
+            + (f" (of the {len(self.finished)} finished games)" if self.errors else ""),
             "  thinking time per move: A {:.3g} s, B {:.3g} s".format(*self.seconds_per_move()),
         ]
         if self.errors:

@@ -10,7 +10,7 @@ import pytest
 
 from blokus import sgf
 from blokus.cli import main
-from blokus.match import GtpPlayer, MatchSummary, elo, play_game, run_match, seat_sides
+from blokus.match import GameResult, GtpPlayer, MatchSummary, elo, play_game, run_match, seat_sides
 from blokus.players import PlayerSpecError
 
 
@@ -24,6 +24,19 @@ def test_statistics() -> None:
     assert elo(0.5) == 0 and math.isinf(elo(1.0)) and elo(0.75) == pytest.approx(190.8, abs=0.1)
     s = MatchSummary("a", "b", "duo")
     assert s.score == 0 and s.interval() == (0.0, 1.0)
+
+
+def test_a_game_ended_by_an_error_counts_as_a_forfeit_but_not_in_the_points() -> None:
+    finished = GameResult(0, False, (60, 50), (60.0, 50.0), "", 30)
+    # B's engine failed early, with A 5 points behind on the unfinished board
+    failed = GameResult(1, True, (5, 10), (5.0, 10.0), "", 4, error="engine died", forfeit=1)
+    s = MatchSummary("a", "b", "duo", [finished, failed])
+    assert (s.wins, s.draws, s.losses) == (2, 0, 0)
+    assert s.mean_difference == 10.0
+    report = s.report()
+    assert "mean score difference A-B +10.00 points (of the 1 finished games)" in report
+    assert "game 2: engine died" in report
+    assert "finished games" not in MatchSummary("a", "b", "duo", [finished]).report()
 
 
 def test_match_against_external_gtp_engine(tmp_path: Path) -> None:
