@@ -12,6 +12,7 @@ Two figures per thread count, as chess engines report them:
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -94,8 +95,8 @@ def bench(
     variant_id: str, seconds: float, threads: list[int], positions: list[Game] | None = None
 ) -> list[BenchResult]:
     """Measure both figures for each thread count (``seconds`` per figure)."""
-    if seconds <= 0:
-        raise ValueError("--seconds must be positive")
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"seconds must be positive and finite, not {seconds}")
     positions = positions or positions_for(variant_id)
     positions = [g for g in positions if not g.is_game_over()]
     if not positions:

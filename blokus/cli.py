@@ -841,7 +841,7 @@ def _positive_seconds(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not seconds > 0 or seconds == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+        raise argparse.ArgumentTypeError(f"{text} is not a finite number of seconds above 0")
     return seconds
 
 
@@ -981,7 +981,8 @@ def build_parser() -> argparse.ArgumentParser:
         "simulations per second, with one and two threads.",
     )
     p.add_argument("--variant", default="duo", metavar="ID", help="variant (default: duo)")
-    p.add_argument("--seconds", type=float, default=3.0, help="seconds per figure (default 3)")
+    p.add_argument("--seconds", type=_positive_seconds, default=3.0,
+                   help="seconds per figure (default 3)")
     p.add_argument("--threads", type=_positive, metavar="T",
                    help="only this thread count (default: 1 and 2)")
     p.add_argument("--record", metavar="FILE", help="search from a position of this record")

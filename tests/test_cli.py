@@ -418,6 +418,11 @@ def test_score_teams_and_basic(tmp_path: Path, capsys: pytest.CaptureFixture[str
         ["play", "--variant", "duo", "--seating", "teams"],
         ["play", "--load", "{duo}", "--variant", "classic"],
         ["play", "--load", "{bad}"],
+        ["bench", "--seconds", "0"],
+        ["bench", "--seconds", "inf"],
+        ["bench", "--seconds", "nan"],
+        ["match", "greedy", "random", "--games", "0"],
+        ["match", "greedy", "random", "--move-timeout", "-1"],
     ],
 )
 def test_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -433,7 +438,18 @@ def test_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str], tmp_
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("command", [[], ["play"], ["show"], ["legal"], ["score"], ["match"]])
+def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["bench", "--variant", "duo", "--seconds", "0.05", "--threads", "1",
+                          "--json"], capsys)
+    assert code == 0
+    figures = json.loads(out.splitlines()[-1])
+    assert figures["variant"] == "duo" and figures["threads"] == 1
+    assert figures["random_games_per_s"] > 0 and figures["mcts_sims_per_s"] > 0
+    assert [r["threads"] for r in figures["by_threads"]] == [1]
+
+
+@pytest.mark.parametrize("command", [[], ["play"], ["show"], ["legal"], ["score"], ["match"],
+                                     ["bench"]])
 def test_help(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run([*command, "--help"], capsys)
     assert code == 0 and err == ""
