@@ -48,7 +48,8 @@ def test_seed_reproduces_moves() -> None:
 def test_specs() -> None:
     assert len(LEVELS) == 9
     for bad in ["level:0", "level:10", "level:x", "mcts:foo=1", "mcts:sims=0", "minimax",
-                "greedy:depth=2"]:
+                "greedy:depth=2", "mcts:seconds=0", "mcts:seconds=nan", "mcts:seconds=inf",
+                "level:9,seconds=inf", "mcts:threads=0"]:
         with pytest.raises(PlayerSpecError):
             make_player(bad)
     assert isinstance(make_player("random"), RandomPlayer)

@@ -1090,8 +1090,8 @@ class MctsPlayer:
             raise ValueError("sims must be at least 1")
         if seconds is not None:
             budgets = list(seconds.values()) if isinstance(seconds, Mapping) else [seconds]
-            if not all(b > 0 for b in budgets):
-                raise ValueError("seconds must be positive")
+            if not all(0 < b < math.inf for b in budgets):
+                raise ValueError("seconds must be positive and finite")
         if threads < 1:
             raise ValueError("threads must be at least 1")
         self.sims = sims
