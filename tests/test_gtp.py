@@ -11,6 +11,7 @@ from conftest import reference_games
 
 from blokus import Game
 from blokus.gtp import GtpEngine, run
+from blokus.players import make_player
 
 
 def ask(engine: GtpEngine, line: str) -> str:
@@ -57,6 +58,18 @@ def test_play_genmove_undo_final_score() -> None:
     assert ask(e, "undo") == "=\n\n" and len(e.game.move_stack) == 1
     legal = ask(e, "all_legal w")
     assert legal.startswith("=\n") and len(legal.strip().split("\n")) == 1 + 414
+
+
+def test_any_integer_is_a_seed() -> None:
+    e = GtpEngine("duo", player_factory=lambda s: make_player("level:1", s))
+    moves = []
+    for _ in range(2):
+        assert ask(e, "set_random_seed -1") == "=\n\n"
+        answer = ask(e, "genmove b")
+        assert answer.startswith("= "), answer
+        moves.append(answer)
+        assert ask(e, "undo") == "=\n\n"
+    assert moves[0] == moves[1]
 
 
 @pytest.mark.parametrize("variant", ["duo", "classic_2", "classic", "trigon_3"])

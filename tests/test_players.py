@@ -40,9 +40,10 @@ def test_players_play_legal_moves(variant: str) -> None:
 def test_seed_reproduces_moves() -> None:
     game = random_position("classic", 8, seed=2)
     for spec in ["random", "greedy", "level:1", "level:4"]:
-        a = make_player(spec, seed=11).choose(game.copy())
-        b = make_player(spec, seed=11).choose(game.copy())
-        assert a == b, spec
+        for seed in (11, -11):  # any integer is a seed (GTP's set_random_seed may give -1)
+            a = make_player(spec, seed=seed).choose(game.copy())
+            b = make_player(spec, seed=seed).choose(game.copy())
+            assert a == b, (spec, seed)
 
 
 def test_specs() -> None:

@@ -1010,7 +1010,8 @@ class PriorPlayer:
                  name: str = "prior") -> None:
         self.name = name
         self.temperature = temperature
-        self._rng = np.random.default_rng(seed)
+        # (numpy's generators take no negative seeds; any integer is one here)
+        self._rng = np.random.default_rng(None if seed is None else seed % 2**64)
 
     def choose(self, game: Game) -> Move:
         if game.turn is None:
