@@ -398,15 +398,23 @@ class MatchSummary:
         return mean(0), mean(1)
 
     def interval(self) -> tuple[float, float]:
-        """95% confidence interval of the score rate (normal approximation
-        with the observed per-game variance, clipped to [0, 1])."""
+        """95% confidence interval of the score rate: the normal
+        approximation with the observed per-game variance, clipped to [0, 1];
+        when every game had the same result (no variance to observe, as in
+        a short match won throughout), Wilson's score interval instead."""
         n = self.games
         if n < 2:
             return 0.0, 1.0
         mean = self.score
         var = sum((r.a_result - mean) ** 2 for r in self.results) / (n - 1)
-        half = 1.96 * math.sqrt(var / n)
-        return max(0.0, mean - half), min(1.0, mean + half)
+        z = 1.96
+        if var == 0.0:
+            centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
+            half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        else:
+            half = z * math.sqrt(var / n)
+            centre = mean
+        return max(0.0, centre - half), min(1.0, centre + half)
 
     def report(self) -> str:
         lo, hi = self.interval()

@@ -39,6 +39,19 @@ def test_a_game_ended_by_an_error_counts_as_a_forfeit_but_not_in_the_points() ->
     assert "finished games" not in MatchSummary("a", "b", "duo", [finished]).report()
 
 
+def test_a_match_won_throughout_has_a_real_interval() -> None:
+    won = [GameResult(i, i % 2 == 1, (60, 50), (60.0, 50.0), "", 30) for i in range(4)]
+    lo, hi = MatchSummary("a", "b", "duo", won).interval()
+    assert hi == pytest.approx(1.0) and lo == pytest.approx(4 / (4 + 1.96 ** 2))
+    lost = [GameResult(i, False, (50, 60), (50.0, 60.0), "", 30) for i in range(4)]
+    lo, hi = MatchSummary("a", "b", "duo", lost).interval()
+    assert lo == pytest.approx(0.0) and hi == pytest.approx(1.96 ** 2 / (4 + 1.96 ** 2))
+    # with results that vary, the normal approximation with their variance
+    mixed = won[:3] + lost[:1]
+    lo, hi = MatchSummary("a", "b", "duo", mixed).interval()
+    assert lo == pytest.approx(0.75 - 1.96 * 0.25) and hi == 1.0  # (clipped)
+
+
 def test_match_against_external_gtp_engine(tmp_path: Path) -> None:
     engine = f"gtp:'{sys.executable} -m blokus gtp --game duo --level 1 --seed 3'"
     summary = run_match("greedy", engine, "duo", 2, out=tmp_path, progress=None)
