@@ -113,6 +113,8 @@ class GtpEngine:
             return f"?{ident} {e}\n\n", False
         except (IllegalMoveError, InvalidMoveError, ValueError, KeyError, OSError) as e:
             message = e.args[0] if e.args else str(e)
+            if isinstance(e, OSError):  # (its first argument is the error number)
+                message = f"{e.filename}: {e.strerror}" if e.filename else str(e.strerror or e)
             return f"?{ident} {message}\n\n", False
         sep = "\n" if "\n" in result else " "
         answer = f"={ident}{sep}{result}".rstrip(" ") if result else f"={ident}"
@@ -232,7 +234,10 @@ class GtpEngine:
         self._expect(args, 1, "savesgf FILE")
         from blokus import sgf
 
-        sgf.dump(self.game, args[0])
+        try:
+            sgf.dump(self.game, args[0])
+        except OSError as e:
+            raise GtpError(f"{args[0]}: cannot write the file: {e.strerror or e}") from None
         return ""
 
     def cmd_set_random_seed(self, args: list[str]) -> str:

@@ -105,6 +105,11 @@ def test_savesgf_loadsgf(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert f.game.variant.id == "duo" and len(f.game.move_stack) == 2
     assert ask(f, f"loadsgf {path} 2") == "=\n\n" and len(f.game.move_stack) == 1
     assert ask(f, f"loadsgf {path} 0").startswith("? ")
+    nowhere = tmp_path / "no-such-dir" / "g.blksgf"
+    assert ask(e, f"savesgf {nowhere}") == (
+        f"? {nowhere}: cannot write the file: No such file or directory\n\n")
+    assert ask(f, f"loadsgf {nowhere}") == (
+        f"? {nowhere}: cannot read the file: No such file or directory\n\n")
 
 
 def test_run_loop_ends_on_quit_and_eof() -> None:
