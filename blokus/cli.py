@@ -704,6 +704,8 @@ def _computer_seats(game: Game, specs: Sequence[str]) -> dict[int, ComputerPlaye
         n = int(number)
         if not 1 <= n <= len(game.seating.seats):
             raise UsageError(f"no seat {n} in this game (seats: {names})")
+        if n - 1 in seats:
+            raise UsageError(f"--seat {n} is given twice")
         seats[n - 1] = make_player(player.strip(), seed=None)
     if seats and len(seats) == len(game.seating.seats):
         raise UsageError("every seat is a computer: use 'blokus match' to watch computers play")
