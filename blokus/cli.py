@@ -947,7 +947,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--level", type=int, default=5, choices=range(1, 10), metavar="N",
                    help="playing level 1-9 (default: 5)")
     p.add_argument("--seed", type=int, help="random seed (reproducible play)")
-    p.add_argument("--threads", type=int, metavar="N", help="search threads")
+    p.add_argument("--threads", type=_positive, metavar="N", help="search threads")
     p.set_defaults(run=_cmd_gtp)
 
     p = sub.add_parser(

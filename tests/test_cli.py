@@ -420,6 +420,7 @@ def test_score_teams_and_basic(tmp_path: Path, capsys: pytest.CaptureFixture[str
         ["play", "--load", "{bad}"],
         ["play", "--seat", "1=level:1", "--seat", "1=level:2"],
         ["bench", "--seconds", "0"],
+        ["gtp", "--threads", "0"],
         ["bench", "--seconds", "inf"],
         ["bench", "--seconds", "nan"],
         ["match", "greedy", "random", "--games", "0"],
