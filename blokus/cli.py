@@ -788,6 +788,17 @@ def _cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tally(args: argparse.Namespace) -> int:
+    from blokus.match import tally
+
+    summary, left_out = tally(args.records, a=args.a, seating=args.seating)
+    print(summary.report(times=False))
+    if left_out:
+        print(f"  {len(left_out)} records of games ended by an error left out:")
+        print("\n".join(f"    {line}" for line in left_out[:10]))
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     import json
 
@@ -975,6 +986,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop a GTP engine that takes longer than S seconds over one move; "
                    "it loses that game (default: no limit)")
     p.set_defaults(run=_cmd_match)
+
+    p = sub.add_parser(
+        "tally",
+        help="summarise the records of matches (pool several runs)",
+        description="Summarise the game records that matches saved with --out, as the "
+        "match did: one run's folder, or several runs pooled.  The sides are told apart "
+        "by the players' names in the records.  Games an error ended are left out (the "
+        "records do not say who forfeited), and thinking times are not kept in records.",
+    )
+    p.add_argument("records", nargs="+", metavar="RECORD_OR_FOLDER",
+                   help=".blksgf files, or folders of them")
+    p.add_argument("--a", metavar="NAME", help="the player to count as A (default: the "
+                   "first seat's player in the first record)")
+    p.add_argument("--seating", metavar="ID", help="the matches' seating (default: the "
+                   "variant's first)")
+    p.set_defaults(run=_cmd_tally)
 
     p = sub.add_parser(
         "bench",

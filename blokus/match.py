@@ -11,6 +11,9 @@ A, B …; with three seats A, B, A and then B, A, B).  A game is won by the
 side whose seats have the higher mean score (cells placed + bonus, as Pentobi
 counts points; the ranking equals the official advanced scoring); equal means
 are a draw.
+
+``blokus tally games/ more-games/`` summarises the records that matches saved,
+one run's or several pooled (:func:`tally`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -39,7 +42,7 @@ from blokus.variants import Variant, variant
 
 __all__ = [
     "GtpPlayer", "GtpEngineError", "GameResult", "MatchSummary", "load_player",
-    "play_game", "run_match", "seat_sides",
+    "play_game", "run_match", "seat_sides", "tally",
 ]
 
 
@@ -273,6 +276,24 @@ class GameResult:
         return 1.0 if a > b else 0.5 if a == b else 0.0
 
 
+def _side_means(game: Game, sides: Sequence[int]) -> tuple[float, float]:
+    """The mean seat score (cells placed + bonus) of A and of B, seat ``i``
+    being side ``sides[i]``'s (a neutral seat counts for neither)."""
+    points = game.scores("cells")
+    sums = [0.0, 0.0]
+    counts = [0, 0]
+    for i, s in enumerate(game.seating.seats):
+        if s.neutral:
+            continue
+        sums[sides[i]] += sum(points[c] for c in s.colors)
+        counts[sides[i]] += 1
+    return sums[0] / max(counts[0], 1), sums[1] / max(counts[1], 1)
+
+
+_ERROR_MARK = "ended by an error: "
+"""The start of the ``GC`` of a match record whose game an error ended."""
+
+
 def play_game(
     specs: tuple[str, str], variant_id: str, index: int, seed: int, seating: str | None = None,
     move_timeout: float | None = None,
@@ -315,14 +336,7 @@ def play_game(
             if close is not None:
                 close()
     points = game.scores("cells")
-    sums = [0.0, 0.0]
-    counts = [0, 0]
-    for i, s in enumerate(game.seating.seats):
-        if s.neutral:
-            continue
-        sums[sides[i]] += sum(points[c] for c in s.colors)
-        counts[sides[i]] += 1
-    means = (sums[0] / max(counts[0], 1), sums[1] / max(counts[1], 1))
+    means = _side_means(game, sides)
     names = [specs[sides[i]] for i in range(len(game.seating.seats))]
     from blokus import sgf
 
@@ -330,7 +344,7 @@ def play_game(
     if error is None:
         info["RE"] = final_score(game)
     else:  # not finished: no result, but why
-        info["GC"] = f"ended by an error: {error}"
+        info["GC"] = _ERROR_MARK + error
     return GameResult(index, swapped, points, means, sgf.dumps(game, info), len(game.move_stack),
                       error, (thinking[0], thinking[1]), (side_moves[0], side_moves[1]), forfeit)
 
@@ -416,7 +430,9 @@ class MatchSummary:
             centre = mean
         return max(0.0, centre - half), min(1.0, centre + half)
 
-    def report(self) -> str:
+    def report(self, times: bool = True) -> str:
+        """The summary in words; ``times=False`` leaves out the thinking
+        times (a :func:`tally` of records does not know them)."""
         lo, hi = self.interval()
         lines = [
             f"{self.a} vs {self.b}, {self.variant}: {self.games} games",
@@ -426,13 +442,89 @@ class MatchSummary:
             f"(95% CI {format_elo(elo(lo))} .. {format_elo(elo(hi))})",
             f"  mean score difference A-B {self.mean_difference:+.2f} points"
             + (f" (of the {len(self.finished)} finished games)" if self.errors else ""),
-            "  thinking time per move: A {:.3g} s, B {:.3g} s".format(*self.seconds_per_move()),
         ]
+        if times:
+            lines.append("  thinking time per move: A {:.3g} s, B {:.3g} s".format(
+                *self.seconds_per_move()))
         if self.errors:
             lines.append(f"  {len(self.errors)} games ended by an error (a loss for a side "
                          "whose player failed over a move):")
             lines.extend(f"    {e}" for e in self.errors[:10])
         return "\n".join(lines)
+
+
+def _record_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
+    files: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found = sorted(path.glob("*.blksgf"))
+            if not found:
+                raise ValueError(f"{path}: no .blksgf records in this folder")
+            files.extend(found)
+        elif path.exists():
+            files.append(path)
+        else:
+            raise ValueError(f"{path}: no such file or folder")
+    return files
+
+
+def tally(
+    paths: Sequence[str | os.PathLike[str]], a: str | None = None, seating: str | None = None,
+) -> tuple[MatchSummary, list[str]]:
+    """Summarise the records a match saved (``--out``), of one run or of
+    several pooled: the files given and every ``.blksgf`` in the folders
+    given, in order.  The two sides are told apart by the players' names in
+    the records; A is ``a``, or else the name on the first seat of the first
+    record (A's seat in a match's first game).  Returns the summary (without
+    thinking times, which records do not keep) and the records left out:
+    games that an error ended, whose forfeits the records do not say.
+    Raises ``ValueError`` (an ``SgfError`` for a bad record) naming the file
+    for a record that is not a finished game between the same two players."""
+    from blokus import sgf
+
+    results: list[GameResult] = []
+    left_out: list[str] = []
+    names: tuple[str, str] | None = None
+    v: Variant | None = None
+    for path in _record_files(paths):
+        rec = sgf.load(path, seating)
+        if v is None:
+            v = rec.variant
+        elif rec.variant != v:
+            raise ValueError(f"{path}: a game of {rec.variant.name}, not of {v.name} "
+                             "as the records before it")
+        comment = rec.info.get("GC", "")
+        if comment.startswith(_ERROR_MARK):
+            left_out.append(f"{path}: {comment}")
+            continue
+        game = rec.game()
+        if not game.is_game_over():
+            raise ValueError(f"{path}: the game is not over")
+        seats = game.seating.seats
+        seat_names: list[str | None] = []
+        for s in seats:
+            name = None if s.neutral else rec.player_name(s.colors[0])
+            if name is None and not s.neutral:
+                raise ValueError(f"{path}: a seat without a player's name")
+            seat_names.append(name)
+        players = {n for n in seat_names if n is not None}
+        if names is None:
+            first = a if a is not None else seat_names[0]
+            if first is None or first not in players or len(players) != 2:
+                raise ValueError(f"{path}: not a game between {first!r} and one other player "
+                                 f"(its players: {', '.join(map(repr, sorted(players)))})")
+            names = (first, (players - {first}).pop())
+        if players != set(names):
+            raise ValueError(f"{path}: not a game between {names[0]!r} and {names[1]!r} "
+                             f"(its players: {', '.join(map(repr, sorted(players)))})")
+        sides = [0 if n is None else names.index(n) for n in seat_names]
+        results.append(GameResult(len(results), sides[0] == 1, game.scores("cells"),
+                                  _side_means(game, sides), "", len(game.move_stack)))
+    if v is None:
+        raise ValueError("no records given")
+    if names is None:
+        raise ValueError("every record given is of a game ended by an error")
+    return MatchSummary(names[0], names[1], v.id, results), left_out
 
 
 def elo(score: float) -> float:

@@ -10,7 +10,16 @@ import pytest
 
 from blokus import sgf
 from blokus.cli import main
-from blokus.match import GameResult, GtpPlayer, MatchSummary, elo, play_game, run_match, seat_sides
+from blokus.match import (
+    GameResult,
+    GtpPlayer,
+    MatchSummary,
+    elo,
+    play_game,
+    run_match,
+    seat_sides,
+    tally,
+)
 from blokus.players import PlayerSpecError
 
 
@@ -85,6 +94,71 @@ def test_four_colour_game_sides() -> None:
     moves_a = result.side_moves[0] + swapped.side_moves[0]
     assert a == pytest.approx((result.thinking[0] + swapped.thinking[0]) / moves_a)
     assert "thinking time per move: A" in s.report()
+
+
+@pytest.mark.parametrize(("variant", "games"), [("duo", 4), ("classic_3", 2)])
+def test_tally_of_saved_records_agrees_with_the_match(
+    tmp_path: Path, variant: str, games: int
+) -> None:
+    summary = run_match("greedy", "random", variant, games, out=tmp_path / "a", progress=None)
+    pooled, left_out = tally([tmp_path / "a"])
+    assert not left_out and (pooled.a, pooled.b, pooled.variant) == ("greedy", "random", variant)
+    assert [r.a_result for r in pooled.results] == [r.a_result for r in summary.results]
+    assert [r.side_means for r in pooled.results] == [r.side_means for r in summary.results]
+    assert [r.swapped for r in pooled.results] == [r.swapped for r in summary.results]
+    assert pooled.interval() == summary.interval()
+    assert "thinking time" not in pooled.report(times=False)
+    # pooled with a second run, and seen from the other side
+    more = run_match("greedy", "random", variant, 2, out=tmp_path / "b", seed=9, progress=None)
+    both, _ = tally([tmp_path / "a", *sorted((tmp_path / "b").glob("*.blksgf"))], a="random")
+    assert both.games == games + 2 and (both.a, both.b) == ("random", "greedy")
+    assert both.wins == summary.losses + more.losses
+    assert both.mean_difference == pytest.approx(
+        -(summary.mean_difference * games + more.mean_difference * 2) / (games + 2))
+
+
+def test_tally_refuses_records_it_cannot_count(tmp_path: Path) -> None:
+    run_match("greedy", "random", "duo", 2, out=tmp_path / "duo", progress=None)
+    first = tmp_path / "duo" / "duo-0001.blksgf"
+    text = first.read_text("utf-8")
+    with pytest.raises(ValueError, match="no such file or folder"):
+        tally([tmp_path / "missing"])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="no .blksgf records"):
+        tally([tmp_path / "empty"])
+    with pytest.raises(ValueError, match="not a game between 'level:3'"):
+        tally([first], a="level:3")
+    third = tmp_path / "third.blksgf"
+    third.write_text(text.replace("PW[random]", "PW[level:2]"), "utf-8")
+    with pytest.raises(ValueError, match="third.blksgf: not a game between 'greedy' and 'random'"):
+        tally([first, third])
+    run_match("greedy", "random", "junior", 2, out=tmp_path / "junior", progress=None)
+    with pytest.raises(ValueError, match="a game of Blokus Junior, not of Blokus Duo"):
+        tally([first, tmp_path / "junior"])
+    rec = sgf.load(first)
+    rec.main_line()[10].children.clear()
+    unfinished = tmp_path / "unfinished.blksgf"
+    unfinished.write_text(sgf.dumps_record(rec), "utf-8")
+    with pytest.raises(ValueError, match="unfinished.blksgf: the game is not over"):
+        tally([unfinished])
+    # a game an error ended is left out, and said so
+    rec.root.remove("RE")
+    rec.root.set("GC", "ended by an error: engine died")
+    failed = tmp_path / "failed.blksgf"
+    failed.write_text(sgf.dumps_record(rec), "utf-8")
+    summary, left_out = tally([first, failed])
+    assert summary.games == 1 and left_out == [f"{failed}: ended by an error: engine died"]
+    with pytest.raises(ValueError, match="ended by an error"):
+        tally([failed])
+
+
+def test_tally_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run_match("greedy", "random", "duo", 2, out=tmp_path, progress=None)
+    assert main(["tally", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("greedy vs random, duo: 2 games") and "thinking time" not in out
+    assert main(["tally", str(tmp_path / "nothing")]) == 2
+    assert "nothing: no such file or folder" in capsys.readouterr().err
 
 
 def test_engine_errors_are_reported_not_raised() -> None:
