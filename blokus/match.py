@@ -337,22 +337,14 @@ def play_game(
                 close()
     points = game.scores("cells")
     means = _side_means(game, sides)
-    names = [specs[sides[i]] for i in range(len(game.seating.seats))]
+    # (PB and PW in two-player variants, classic_2 too; none for a neutral seat)
+    names = ["" if s.neutral else specs[sides[i]] for i, s in enumerate(game.seating.seats)]
     from blokus import sgf
 
-    info = _player_info(game, names)
-    if error is None:
-        info["RE"] = final_score(game)
-    else:  # not finished: no result, but why
-        info["GC"] = _ERROR_MARK + error
-    return GameResult(index, swapped, points, means, sgf.dumps(game, info), len(game.move_stack),
-                      error, (thinking[0], thinking[1]), (side_moves[0], side_moves[1]), forfeit)
-
-
-def _player_info(game: Game, names: list[str]) -> dict[str, str]:
-    if len(game.colors) == 2:
-        return {"PB": names[0], "PW": names[1]}
-    return {f"P{c + 1}": names[game.seat_of(c)] for c in range(len(game.colors))}
+    info = {"RE": final_score(game)} if error is None else {"GC": _ERROR_MARK + error}
+    return GameResult(index, swapped, points, means, sgf.dumps(game, info, names),
+                      len(game.move_stack), error, (thinking[0], thinking[1]),
+                      (side_moves[0], side_moves[1]), forfeit)
 
 
 @dataclass

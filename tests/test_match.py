@@ -96,7 +96,7 @@ def test_four_colour_game_sides() -> None:
     assert "thinking time per move: A" in s.report()
 
 
-@pytest.mark.parametrize(("variant", "games"), [("duo", 4), ("classic_3", 2)])
+@pytest.mark.parametrize(("variant", "games"), [("duo", 4), ("classic_2", 2), ("classic_3", 2)])
 def test_tally_of_saved_records_agrees_with_the_match(
     tmp_path: Path, variant: str, games: int
 ) -> None:
@@ -108,6 +108,13 @@ def test_tally_of_saved_records_agrees_with_the_match(
     assert [r.swapped for r in pooled.results] == [r.swapped for r in summary.results]
     assert pooled.interval() == summary.interval()
     assert "thinking time" not in pooled.report(times=False)
+    # the names as Pentobi reads them: PB and PW with two players, else P1-P4;
+    # the fourth colour of Classic for three is no side's
+    names = sgf.load(tmp_path / "a" / f"{variant}-0002.blksgf").info
+    expected = {"duo": {"PB": "random", "PW": "greedy"},
+                "classic_2": {"PB": "random", "PW": "greedy"},
+                "classic_3": {"P1": "random", "P2": "greedy", "P3": "random"}}[variant]
+    assert {k: v for k, v in names.items() if k in ("PB", "PW", "P1", "P2", "P3", "P4")} == expected
     # pooled with a second run, and seen from the other side
     more = run_match("greedy", "random", variant, 2, out=tmp_path / "b", seed=9, progress=None)
     both, _ = tally([tmp_path / "a", *sorted((tmp_path / "b").glob("*.blksgf"))], a="random")
