@@ -276,10 +276,12 @@ class GameResult:
         return 1.0 if a > b else 0.5 if a == b else 0.0
 
 
-def _side_means(game: Game, sides: Sequence[int]) -> tuple[float, float]:
-    """The mean seat score (cells placed + bonus) of A and of B, seat ``i``
-    being side ``sides[i]``'s (a neutral seat counts for neither)."""
-    points = game.scores("cells")
+def _side_means(
+    game: Game, points: Sequence[int], sides: Sequence[int]
+) -> tuple[float, float]:
+    """The mean seat score of A and of B from ``points`` per colour (cells
+    placed + bonus), seat ``i`` being side ``sides[i]``'s (a neutral seat
+    counts for neither)."""
     sums = [0.0, 0.0]
     counts = [0, 0]
     for i, s in enumerate(game.seating.seats):
@@ -336,7 +338,7 @@ def play_game(
             if close is not None:
                 close()
     points = game.scores("cells")
-    means = _side_means(game, sides)
+    means = _side_means(game, points, sides)
     # (PB and PW in two-player variants, classic_2 too; none for a neutral seat)
     names = ["" if s.neutral else specs[sides[i]] for i, s in enumerate(game.seating.seats)]
     from blokus import sgf
@@ -510,8 +512,9 @@ def tally(
             raise ValueError(f"{path}: not a game between {names[0]!r} and {names[1]!r} "
                              f"(its players: {', '.join(map(repr, sorted(players)))})")
         sides = [0 if n is None else names.index(n) for n in seat_names]
-        results.append(GameResult(len(results), sides[0] == 1, game.scores("cells"),
-                                  _side_means(game, sides), "", len(game.move_stack)))
+        points = game.scores("cells")
+        results.append(GameResult(len(results), sides[0] == 1, points,
+                                  _side_means(game, points, sides), "", len(game.move_stack)))
     if v is None:
         raise ValueError("no records given")
     if names is None:
