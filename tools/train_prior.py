@@ -13,8 +13,8 @@ writes the learned weights into ``blokus/players/prior_weights.json`` under
 the variant's family (``--out`` for another file, ``--dry-run`` for none).
 The weights have a block per phase of a colour's game (``mcts.PHASES``);
 ``--no-phases`` learns the base block alone, one weight a feature for the
-whole game, as the shipped Duo, Junior and Trigon weights are (the Classic ones have
-the phases: in games they beat the base block alone, docs/ladder.md).
+whole game, as the shipped Duo and Junior weights are (the Classic and Trigon
+ones have the phases: in games they beat the base block alone, docs/ladder.md).
 
 The samples keep the base block of the features and each position's
 share of each phase, not every column: the same model in a quarter of the
@@ -24,8 +24,9 @@ The records should come from strong play (a strong engine playing itself):
 the prior learns to guess what such a player does.  The shipped weights were
 learned from ``tools/data/pentobi-selfplay.tar.gz``: Pentobi's GTP engine
 playing itself without its opening book, 120 Duo games at its level 6, 120
-Junior games at level 6, 100 Classic games at level 5 and 70 Trigon games at
-level 4, recorded with
+Junior games at level 6, 100 Classic games at level 5 and 190 Trigon games at
+level 4 (70 from one build of the engine, ``c-trigon-*`` from another),
+recorded with
 
     blokus match "gtp:pentobi-gtp -g duo -l 6 --nobook --noresign -q --threads 1" \
         "gtp:pentobi-gtp -g duo -l 6 --nobook --noresign -q --threads 1" \
@@ -36,6 +37,7 @@ to redo them:
 
     tar xzf tools/data/pentobi-selfplay.tar.gz -C /tmp
     python tools/train_prior.py --variant duo --no-phases /tmp/duo/*.blksgf
+    python tools/train_prior.py --variant trigon /tmp/trigon/*.blksgf
 """
 
 from __future__ import annotations

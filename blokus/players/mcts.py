@@ -6,7 +6,7 @@ priors from a softmax over features of a move (:func:`move_features`: its
 piece, the attach points it takes, gives up and creates, the legal moves it
 takes from each side, how it answers the opponents' last pieces, the centre
 early on) with weights learned from strong players' games
-(``tools/train_prior.py``, ``prior_weights.json``; in Classic they change
+(``tools/train_prior.py``, ``prior_weights.json``; in Classic and Trigon they change
 over a colour's game, see :data:`PHASES`), expansion of one node
 per simulation, a playout to the end of the game (a colour plays its last
 good reply when it is legal: the move with which it answered the two moves,
