@@ -885,7 +885,7 @@ def _idle_work() -> Work:
 def work_space(t: Tables) -> Work:
     """Fresh scratch arrays for the playouts of ``t``'s variant."""
     return Work(np.empty(t.max_size + 1, np.float64), np.zeros(t.num_cells, np.int8),
-                np.empty(t.num_cells, np.int32), np.zeros(t.num_words, np.uint64),
+                np.empty(t.num_cells, np.int32), np.zeros(5 * t.num_words, np.uint64),
                 np.empty(_KEPT, np.int32), np.empty(_KEPT, np.float64),
                 np.empty(0, np.int32), np.empty(0, np.int64))
 
@@ -900,21 +900,26 @@ def _answer(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
 
     Every free cell that is an attach point of an opponent's last piece, or
     next to one, is worth 1 (2 if it is also an attach point of ``color``),
-    and the legal moves covering the most worth are kept; among them a move
-    of ``k`` cells is drawn with weight ``weight[k]``.  Early in the game
-    only pieces of at least ``t.min_size`` cells count (all of them if the
-    colour has none of those to play).
+    and the legal moves covering the most worth are kept (the first
+    ``kept.size`` of them, by placement); among them a move of ``k`` cells
+    is drawn with weight ``weight[k]``.  Early in the game only pieces of at
+    least ``t.min_size`` cells count (all of them if the colour has none of
+    those to play).
 
     Pentobi's playouts answer the last moves this way; the moves are found
     from the cells, through the cover lists, so that a colour's legal moves
-    are not counted (the fallback's draw counts them once).
+    are not counted (the fallback's draw counts them once).  The worth of
+    every candidate is summed at once, bit-sliced: ``cand`` holds the
+    candidates' bitset, then four bit planes of their worth (at most 12:
+    six cells worth 2), so that no candidate's cells are read.
     """
     words, flags, info, place = s.words, s.flags, s.info, t.place
-    nw, nc, num_colors = t.num_words, t.num_cells, t.num_colors
-    allowed = t.allowed_at + color * nw
-    reach = t.reach_at + color * nw
-    lo, hi = info[color], info[t.hi_at + color]
-    one = np.uint64(1)
+    cover_start, cover_word, cover_mask = t.cover_start, t.cover_word, t.cover_mask
+    u0, u1 = np.uint64(0), np.uint64(1)
+    nw, nc, num_colors = np.uint64(t.num_words), np.uint64(t.num_cells), t.num_colors
+    allowed = np.uint64(t.allowed_at) + np.uint64(color) * nw
+    reach = np.uint64(t.reach_at) + np.uint64(color) * nw
+    lo, hi = np.uint64(info[color]), np.uint64(info[t.hi_at + color])
 
     # Early in the game, the smallest piece size that counts (if the colour
     # has a legal move that large).
@@ -922,17 +927,16 @@ def _answer(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
     for c in range(num_colors):
         on_board += info[t.placed_at + c]
     rounds = on_board // num_colors
-    smallest = 1
+    at_least = u0  # the row of sizes >= smallest, if one applies
     if rounds < t.min_size.size:
-        smallest = int(t.min_size[rounds])
-        at_least = (t.max_size + smallest) * nw  # the row of sizes >= smallest
+        at_least = np.uint64(t.max_size + int(t.min_size[rounds])) * nw
         found = False
         for w in range(lo, hi):
             if words[w] & words[allowed + w] & words[reach + w] & t.size_mask[at_least + w]:
                 found = True
                 break
         if not found:
-            smallest = 1
+            at_least = u0
 
     # The worth of the cells around the opponents' last pieces.
     num_local = 0
@@ -955,45 +959,57 @@ def _answer(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
                     local[num_local] = y
                     num_local += 1
 
-    # The legal moves covering those cells, and the best of them.
-    first, last = nw, 0
+    # The legal moves covering those cells, and their worth: a cell's moves
+    # added to the bit planes (from plane 1 for a cell worth 2).
+    first, last = nw, u0
     for i in range(num_local):
-        x = local[i]
-        for e in range(t.cover_start[x], t.cover_start[x + 1]):
-            w = t.cover_word[e]
-            m = t.cover_mask[e] & words[w] & words[allowed + w] & words[reach + w]
+        x = np.uint64(local[i])
+        plane0 = nw + nw * np.uint64(value[x] - 1)
+        for e in range(np.uint64(cover_start[x]), np.uint64(cover_start[x + u1])):
+            w = np.uint64(cover_word[e])
+            m = cover_mask[e] & words[w] & words[allowed + w] & words[reach + w]
             if m:
                 cand[w] |= m
+                carry = m
+                plane = plane0 + w
+                while carry:
+                    bits = cand[plane]
+                    cand[plane] = bits ^ carry
+                    carry &= bits
+                    plane += nw
                 first = min(first, w)
                 last = max(last, w)
-    best = 0
-    n = 0
-    total = 0.0
-    for w in range(first, last + 1):
-        x = cand[w]
-        cand[w] = 0
-        while x:
-            p = w * 64 + int(_trailing_zeros(x))
-            x &= x - one
-            size = place[p, _SIZE]
-            if size < smallest:
-                continue
-            worth = 0
-            for j in range(_CELLS, _CELLS + size):
-                worth += value[place[p, j]]
-            if worth < best:
-                continue
-            if worth > best:
-                best = worth
-                n = 0
-                total = 0.0
-            if n < kept.size:  # (with more, the last ones have no chance)
-                total += weight[size]
-                kept[n] = p
-                cumulative[n] = total
-                n += 1
     for i in range(num_local):
         value[local[i]] = 0
+    if first > last:
+        return -1, seed
+
+    # The most worth, from the top plane down: keep the candidates with the
+    # plane's bit whenever one has it.
+    if at_least:
+        for w in range(first, last + u1):
+            cand[w] &= t.size_mask[at_least + w]
+    for b in range(4, 0, -1):
+        plane = np.uint64(b) * nw
+        for w in range(first, last + u1):
+            if cand[w] & cand[plane + w]:
+                for v in range(first, last + u1):
+                    cand[v] &= cand[plane + v]
+                break
+    n = 0
+    total = 0.0
+    for w in range(first, last + u1):
+        x = cand[w]
+        cand[w] = u0
+        for b in range(1, 5):
+            cand[np.uint64(b) * nw + w] = u0
+        while x and n < kept.size:  # (with more, the last ones have no chance)
+            p = w * np.uint64(64) + _trailing_zeros(x)
+            x &= x - u1
+            total += weight[place[p, _SIZE]]
+            kept[n] = p
+            cumulative[n] = total
+            n += 1
 
     if n == 0:
         return -1, seed

@@ -331,12 +331,36 @@ def local_cells(game: Game, color: int) -> set[int]:
     return cells
 
 
+def best_answers(game: Game, color: int, allowed: list[int]) -> list[int]:
+    """The moves the playout policy may answer with, from the rules engine:
+    of the ``allowed`` moves covering a cell of :func:`local_cells`, those
+    covering the most worth, a cell being worth 2 where it is an attach
+    point of ``color`` (before its first piece, a starting cell) and 1
+    elsewhere."""
+    t = kernel.tables(game.variant.id)
+    board = game.board
+    local = local_cells(game, color)
+    if game.num_placed(color):
+        own = set(board.cells_of(game.attach_points(color)))
+    else:
+        forbidden = game.forbidden(color)
+        own = {x for x in game.variant.starting_cells[color] if not (forbidden >> x) & 1}
+    worth = {}
+    for p in allowed:
+        covered = local.intersection(t.place[p, 4:4 + t.place[p, 0]].tolist())
+        if covered:
+            worth[p] = sum(2 if x in own else 1 for x in covered)
+    most = max(worth.values(), default=0)
+    return [p for p, w in worth.items() if w == most]
+
+
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_smart_playout_answers_and_plays_large_pieces(variant: str) -> None:
     """One move at a time, the smart playout plays a legal move (the rules
     engine agrees on every colour's moves after it); early on it plays only
     the pieces its size schedule allows when it can; and when a legal move
-    covers a cell around an opponent's last piece, it plays one that does."""
+    covers a cell around an opponent's last piece, it plays one of those
+    covering the most worth there (:func:`best_answers`)."""
     t = kernel.tables(variant)
     out = np.empty(t.num_placements, np.int32)
     sizes = t.place[:, 0]
@@ -351,8 +375,7 @@ def test_smart_playout_answers_and_plays_large_pieces(variant: str) -> None:
             rounds = sum(game.num_placed(c) for c in range(t.num_colors)) // t.num_colors
             smallest = int(t.min_size[rounds]) if rounds < len(t.min_size) else 1
             allowed = [int(p) for p in legal if sizes[p] >= smallest] or [int(p) for p in legal]
-            local = local_cells(game, color)
-            answers = [p for p in allowed if local & set(t.place[p, 4:4 + sizes[p]].tolist())]
+            answers = best_answers(game, color, allowed)
             assert kernel.smart_playout(t, s, rng, 3.0, 1, NO_MOVES) == 1
             played = int(kernel.views(t, s).last_move[color])
             assert played in allowed, f"{variant} ply {game.ply}"
@@ -369,9 +392,10 @@ def test_smart_playout_answers_and_plays_large_pieces(variant: str) -> None:
 @pytest.mark.parametrize("variant", ["duo", "classic", "trigon"])
 def test_guided_playout_answers_the_last_moves(variant: str) -> None:
     """With ``answers`` on and no replies, every move of the search's
-    playout covers a cell around an opponent's last piece whenever a legal
-    move of an allowed size does (checked on the rules engine), and the
-    playout is reproducible."""
+    playout is one of the best answers to the opponents' last pieces
+    (:func:`best_answers`, on the rules engine) whenever a legal move of an
+    allowed size covers a cell around them, and the playout is
+    reproducible."""
     t = kernel.tables(variant)
     sizes = t.place[:, 0]
     played = np.empty(512, np.int32)
@@ -392,8 +416,7 @@ def test_guided_playout_answers_the_last_moves(variant: str) -> None:
             rounds = sum(game.num_placed(c) for c in range(t.num_colors)) // t.num_colors
             smallest = int(t.min_size[rounds]) if rounds < len(t.min_size) else 1
             allowed = [q for q in legal if sizes[q] >= smallest] or legal
-            local = local_cells(game, color)
-            answers = [q for q in allowed if local & set(t.place[q, 4:4 + sizes[q]].tolist())]
+            answers = best_answers(game, color, allowed)
             if answers:
                 assert p in answers, f"{variant} seed {seed} ply {game.ply}"
                 answered += 1
