@@ -966,19 +966,19 @@ def _answer(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
         x = np.uint64(local[i])
         plane0 = nw + nw * np.uint64(value[x] - 1)
         for e in range(np.uint64(cover_start[x]), np.uint64(cover_start[x + u1])):
-            w = np.uint64(cover_word[e])
-            m = cover_mask[e] & words[w] & words[allowed + w] & words[reach + w]
+            cw = np.uint64(cover_word[e])
+            m = cover_mask[e] & words[cw] & words[allowed + cw] & words[reach + cw]
             if m:
-                cand[w] |= m
+                cand[cw] |= m
                 carry = m
-                plane = plane0 + w
+                plane = plane0 + cw
                 while carry:
                     bits = cand[plane]
                     cand[plane] = bits ^ carry
                     carry &= bits
                     plane += nw
-                first = min(first, w)
-                last = max(last, w)
+                first = min(first, cw)
+                last = max(last, cw)
     for i in range(num_local):
         value[local[i]] = 0
     if first > last:

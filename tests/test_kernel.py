@@ -345,7 +345,7 @@ def best_answers(game: Game, color: int, allowed: list[int]) -> list[int]:
     else:
         forbidden = game.forbidden(color)
         own = {x for x in game.variant.starting_cells[color] if not (forbidden >> x) & 1}
-    worth = {}
+    worth: dict[int, int] = {}
     for p in allowed:
         covered = local.intersection(t.place[p, 4:4 + t.place[p, 0]].tolist())
         if covered:
