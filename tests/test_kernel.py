@@ -335,16 +335,11 @@ def best_answers(game: Game, color: int, allowed: list[int]) -> list[int]:
     """The moves the playout policy may answer with, from the rules engine:
     of the ``allowed`` moves covering a cell of :func:`local_cells`, those
     covering the most worth, a cell being worth 2 where it is an attach
-    point of ``color`` (before its first piece, a starting cell) and 1
-    elsewhere."""
+    point of ``color`` (before its first piece, a free starting cell:
+    :meth:`Game.attach_points` gives those then) and 1 elsewhere."""
     t = kernel.tables(game.variant.id)
-    board = game.board
     local = local_cells(game, color)
-    if game.num_placed(color):
-        own = set(board.cells_of(game.attach_points(color)))
-    else:
-        forbidden = game.forbidden(color)
-        own = {x for x in game.variant.starting_cells[color] if not (forbidden >> x) & 1}
+    own = set(game.board.cells_of(game.attach_points(color)))
     worth: dict[int, int] = {}
     for p in allowed:
         covered = local.intersection(t.place[p, 4:4 + t.place[p, 0]].tolist())
