@@ -13,14 +13,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[all,test]'
 	touch $(STAMP)
 
-# numba's cache checks only the file of each compiled function, not the files
-# of the functions it calls: when any compiled module changes, its cached
-# machine code is dropped and compiled again, so no stale kernel is loaded.
+# Compile the search kernel here rather than at the first game.  When any
+# compiled module changes, importing blokus.kernel drops numba's cached machine
+# code of all of them (see kernel.drop_stale_caches), and this compiles again.
 COMPILED_SOURCES := blokus/kernel.py blokus/players/mcts.py blokus/rl/batched.py
 COMPILED := $(VENV)/.compiled
 
 $(COMPILED): $(STAMP) $(COMPILED_SOURCES)
-	find blokus -name '*.nbi' -delete -o -name '*.nbc' -delete
 	@echo "Compiling the search kernel (once; numba caches it) ..."
 	$(PY) -c "from blokus.players.mcts import warm_up; warm_up()"
 	touch $(COMPILED)

@@ -121,9 +121,12 @@ Every function is compiled once, for a signature shared by all variants
 dtype compiles again), with ``cache=True``: the first use in a fresh
 install compiles for about 20 seconds on the 2-core test machine; later
 processes load the machine code from ``__pycache__`` in about a second.
-:func:`warm_up` compiles in a background thread, so that an interactive
-program never freezes; a call made meanwhile waits for the compilation to
-finish.  The compiled functions release the GIL, so searches may run in
+numba checks a cached function against its own file only, so on import
+:func:`drop_stale_caches` drops the caches of every compiled module of the
+package (this one, the search's, the batched environments') when any of
+them changed.  :func:`warm_up` compiles in a background thread, so that
+an interactive program never freezes; a call made meanwhile waits for the
+compilation to finish.  The compiled functions release the GIL, so searches may run in
 threads (one state per thread).
 
 Example::
@@ -141,10 +144,13 @@ Example::
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NamedTuple, TypeVar, cast
 
 import numba
@@ -189,6 +195,7 @@ __all__ = [
     "points",
     "random_games",
     "warm_up",
+    "drop_stale_caches",
 ]
 
 U64 = npt.NDArray[np.uint64]
@@ -207,6 +214,64 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _compiled(f: F) -> F:
     """Compile ``f`` with numba: no Python objects, GIL released, cached on disk."""
     return cast(F, numba.njit(cache=True, nogil=True)(f))
+
+
+PACKAGE = Path(__file__).parent
+COMPILED_SOURCES = ("kernel.py", "players/mcts.py", "rl/batched.py")
+"""The package's modules with numba-compiled functions, which call each
+other across files."""
+
+SOURCES_STAMP = "compiled-sources.sha256"
+
+
+def drop_stale_caches(package: Path = PACKAGE,
+                      sources: tuple[str, ...] = COMPILED_SOURCES) -> bool:
+    """Delete numba's cached machine code of ``sources`` (paths under
+    ``package``) when any of them changed since the cache was written.
+
+    numba checks only the file of each cached function, not the files of
+    the functions it calls, so after an edit of this module (a ``git pull``
+    in an editable install, say) the search in ``players/mcts.py`` would
+    load machine code with the old kernel inlined.  A hash of all the
+    compiled sources, kept in ``package/__pycache__``, tells when to drop
+    every cache of them together.  Called on import; returns whether it
+    dropped anything.  Caches numba keeps elsewhere (``NUMBA_CACHE_DIR``,
+    or a user-wide folder when the package's folder is read-only) are left
+    to numba, as are unwritable ones.
+    """
+    digest = hashlib.sha256()
+    try:
+        for name in sources:
+            digest.update((package / name).read_bytes())
+    except OSError:
+        return False
+    stamp = package / "__pycache__" / SOURCES_STAMP
+    try:
+        if stamp.read_text().strip() == digest.hexdigest():
+            return False
+    except OSError:
+        pass  # no stamp yet: any cache there is of unknown sources
+    dropped = False
+    for folder in {(package / name).parent / "__pycache__" for name in sources}:
+        stems = {Path(name).stem for name in sources if (package / name).parent == folder.parent}
+        for path in folder.glob("*.nb[ic]"):
+            if path.name.split(".", 1)[0] in stems:
+                try:
+                    path.unlink()
+                    dropped = True
+                except OSError:
+                    pass
+    try:  # written whole, then renamed: a process starting meanwhile reads all or none
+        stamp.parent.mkdir(exist_ok=True)
+        fresh = stamp.with_name(f"{SOURCES_STAMP}.{os.getpid()}")
+        fresh.write_text(digest.hexdigest() + "\n")
+        os.replace(fresh, stamp)
+    except OSError:
+        pass
+    return dropped
+
+
+drop_stale_caches()
 
 
 def _ctpop(typingctx: Any, x: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -723,3 +724,46 @@ def test_warm_up() -> None:
     assert kernel.warm_up("junior", background=False) is None
     with pytest.raises(KeyError):
         kernel.warm_up("nonsense")
+
+
+def test_stale_caches_of_every_compiled_module_are_dropped_together(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "sub" / "__pycache__").mkdir(parents=True)
+    (package / "__pycache__").mkdir()
+    (package / "core.py").write_text("a = 1\n")
+    (package / "sub" / "search.py").write_text("b = 1\n")
+    sources = ("core.py", "sub/search.py")
+    caches = [package / "__pycache__" / "core.play-10.py311.nbi",
+              package / "__pycache__" / "core.play-10.py311.0.nbc",
+              package / "sub" / "__pycache__" / "search.search-99.py311.nbi"]
+    other = package / "__pycache__" / "other.f-1.py311.nbi"  # not a compiled source's
+    pyc = package / "__pycache__" / "core.cpython-311.pyc"
+
+    def fill() -> None:
+        for path in (*caches, other, pyc):
+            path.write_text("cached")
+
+    fill()  # caches of unknown sources (no stamp yet) go
+    assert kernel.drop_stale_caches(package, sources)
+    assert not any(path.exists() for path in caches) and other.exists() and pyc.exists()
+    fill()  # the same sources: kept
+    assert not kernel.drop_stale_caches(package, sources)
+    assert all(path.exists() for path in caches)
+    (package / "core.py").write_text("a = 2\n")  # one module changes: every cache goes
+    assert kernel.drop_stale_caches(package, sources)
+    assert not any(path.exists() for path in caches) and other.exists()
+    assert not list(package.glob("**/*.sha256.*"))  # no temporary stamp left behind
+    fill()
+    assert not kernel.drop_stale_caches(package, sources)
+    assert not kernel.drop_stale_caches(tmp_path / "missing", sources)
+
+
+def test_the_stamp_covers_the_package_s_compiled_sources() -> None:
+    digest = hashlib.sha256()
+    for name in kernel.COMPILED_SOURCES:
+        digest.update((kernel.PACKAGE / name).read_bytes())
+    stamp = kernel.PACKAGE / "__pycache__" / kernel.SOURCES_STAMP
+    assert stamp.read_text().strip() == digest.hexdigest()
+    compiled = {p.relative_to(kernel.PACKAGE).as_posix()
+                for p in kernel.PACKAGE.rglob("*.py") if "njit" in p.read_text()}
+    assert compiled == set(kernel.COMPILED_SOURCES)

@@ -42,8 +42,9 @@ number of simulations (reproducible with a seed), 9 searches on two threads
 for the time Pentobi's level 9 takes (:data:`LEVEL_9_SECONDS`).  A time
 budget is the mean time of a move: the search spends more of it on a
 colour's first pieces (:data:`TIME_SHARES`; with two colours most of it,
-:data:`TIME_SHARES_DUO`), except in Classic for three or four colours,
-where it spends more on the later ones (:data:`TIME_SHARES_CLASSIC`).  A
+:data:`TIME_SHARES_DUO`; in Classic for two players most on its pieces 3
+to 8, :data:`TIME_SHARES_CLASSIC_2`), except in Classic for three or four
+players, where it spends more on the later ones (:data:`TIME_SHARES_CLASSIC`).  A
 search with a time budget also ends as soon as its most visited move can
 no longer change in the time left, and the game's next moves get the time
 it saved (:data:`BANK_SPEND`).
@@ -77,8 +78,8 @@ __all__ = [
     "LEVEL_9_SECONDS", "warm_up",
     "move_features", "num_features", "base_features", "PHASES", "phase_share", "prior_weights",
     "default_weights", "prior_family",
-    "time_share", "time_shares", "TIME_SHARES", "TIME_SHARES_CLASSIC", "TIME_SHARES_DUO",
-    "TIME_SHARES_JUNIOR",
+    "time_share", "time_shares", "TIME_SHARES", "TIME_SHARES_CLASSIC", "TIME_SHARES_CLASSIC_2",
+    "TIME_SHARES_DUO", "TIME_SHARES_JUNIOR",
     "WEIGHTS_FILE",
     "default_answers", "default_early_sizes", "default_rave_exploration",
 ]
@@ -1045,10 +1046,20 @@ this profile 47.1%; against level 5, 48.7% and 52.9% of 1,600:
 docs/ladder.md.)"""
 
 TIME_SHARES_CLASSIC = ((5, 0.6), (9, 1.0), (1000, 1.2))
-"""The same in Classic with three or four colours (not Duo, not Trigon):
-there the later pieces get more.  Against Pentobi's level 5 at equal time
-this lost 2.5 points a game where :data:`TIME_SHARES` lost 4.6; in Trigon
-it did worse than :data:`TIME_SHARES` (docs/ladder.md)."""
+"""The same in Classic for three or four players: there the later pieces
+get more.  Against Pentobi's level 5 at equal time this lost 2.5 points a
+game where :data:`TIME_SHARES` lost 4.6; in Trigon it did worse than
+:data:`TIME_SHARES` (docs/ladder.md)."""
+
+TIME_SHARES_CLASSIC_2 = ((3, 1.2), (6, 2.1), (9, 1.4), (12, 0.7), (15, 0.3), (1000, 0.1))
+"""The same in Classic for two players (``classic_2``), shaped as
+Pentobi's own time a move over a ``classic_2`` game at its level 5 (1.20
+/ 2.11 / 1.40 / 0.72 / 0.31 / 0.10 of its mean for pieces 0-2 / 3-5 /
+6-8 / 9-11 / 12-14 / 15-17).  Against that level at about equal time it
+scored 49.5% of 2,400 games and lost 1.8 points of a side's two colours
+a game, where :data:`TIME_SHARES_CLASSIC` scored about 45.5% of 2,000 and
+lost 3.6; letting Pentobi's search play a colour's first five pieces had
+shown that most points were lost there (docs/ladder.md)."""
 
 
 _MAX_SIMS_PER_SECOND = 100_000
@@ -1058,13 +1069,16 @@ tree for a time budget (a tree that fills up only stops growing)."""
 
 def time_shares(variant_id: str) -> tuple[tuple[int, float], ...]:
     """The time profile of a variant: :data:`TIME_SHARES_JUNIOR` in Junior,
-    :data:`TIME_SHARES_DUO` in Duo, :data:`TIME_SHARES_CLASSIC` in Classic
-    for three or four colours, else (Trigon) :data:`TIME_SHARES`."""
+    :data:`TIME_SHARES_DUO` in Duo, :data:`TIME_SHARES_CLASSIC_2` in
+    Classic for two players, :data:`TIME_SHARES_CLASSIC` in Classic for
+    three or four, else (Trigon) :data:`TIME_SHARES`."""
     v = find_variant(variant_id)
     if v.num_colors == 2:
         return TIME_SHARES_JUNIOR if v.piece_set is JUNIOR else TIME_SHARES_DUO
-    classic = v.board.kind == "square"
-    return TIME_SHARES_CLASSIC if classic else TIME_SHARES
+    if v.board.kind != "square":
+        return TIME_SHARES
+    two_players = len(v.seatings[0].seats) == 2
+    return TIME_SHARES_CLASSIC_2 if two_players else TIME_SHARES_CLASSIC
 
 
 def time_share(placed: int, variant_id: str = "duo") -> float:
