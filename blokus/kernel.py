@@ -126,8 +126,8 @@ numba checks a cached function against its own file only, so on import
 package (this one, the search's, the batched environments') when any of
 them changed.  :func:`warm_up` compiles in a background thread, so that
 an interactive program never freezes; a call made meanwhile waits for the
-compilation to finish.  The compiled functions release the GIL, so searches may run in
-threads (one state per thread).
+compilation to finish.  The compiled functions release the GIL, so
+searches may run in threads (one state per thread).
 
 Example::
 

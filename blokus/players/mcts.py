@@ -44,10 +44,10 @@ budget is the mean time of a move: the search spends more of it on a
 colour's first pieces (:data:`TIME_SHARES`; with two colours most of it,
 :data:`TIME_SHARES_DUO`; in Classic for two players most on its pieces 3
 to 8, :data:`TIME_SHARES_CLASSIC_2`), except in Classic for three or four
-players, where it spends more on the later ones (:data:`TIME_SHARES_CLASSIC`).  A
-search with a time budget also ends as soon as its most visited move can
-no longer change in the time left, and the game's next moves get the time
-it saved (:data:`BANK_SPEND`).
+players, where it spends more on the later ones
+(:data:`TIME_SHARES_CLASSIC`).  A search with a time budget also ends as
+soon as its most visited move can no longer change in the time left, and
+the game's next moves get the time it saved (:data:`BANK_SPEND`).
 """
 
 from __future__ import annotations
