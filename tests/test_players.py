@@ -753,12 +753,83 @@ def test_score_term_of_a_playout_result() -> None:
     k.points(t, s, pts)
     diff = float(pts[0] - pts[1])
     assert diff != 0
-    group_score = np.zeros(max(seats.num_groups, 1), np.float32)
+    group_score = np.zeros(2 * seats.num_groups, np.float32)
+    stats = np.zeros(6, np.float64)
     for weight, scale in ((0.0, 15.0), (0.3, 15.0), (0.3, 5.0), (1.0, 15.0)):
         result = np.zeros(seats.num_seats, np.float32)
-        mcts._results(t, seats, s, pts, group_score, result, weight, scale)
+        mcts._results(t, seats, s, pts, group_score, result, weight, scale, stats, False)
         winner = int(np.argmax(result))
         assert seats.color_seat[0 if diff > 0 else 1] == winner
         expected = (1 - weight) + weight * (0.5 + 0.5 * np.tanh(abs(diff) / scale))
         assert result[winner] == pytest.approx(expected, abs=1e-5)
         assert result.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_running_z_score() -> None:
+    """``_z_score`` keeps a count, mean and sum of squared deviations, and
+    gives each value's distance from the mean of all so far (itself
+    included) in population standard deviations; 0 while they are all
+    equal."""
+    from blokus.players import mcts
+
+    stats = np.zeros(6, np.float64)
+    values = [4.0, 4.0, -2.0, 7.5, 30.0, -11.0]
+    for i, x in enumerate(values):
+        z = mcts._z_score(stats, 3, x)
+        seen = np.array(values[:i + 1])
+        expected = 0.0 if seen.std() == 0 else (x - seen.mean()) / seen.std()
+        assert z == pytest.approx(expected, abs=1e-9)
+        assert stats[3] == i + 1 and stats[4] == pytest.approx(seen.mean())
+    assert list(stats[:3]) == [0.0, 0.0, 0.0]
+
+
+def test_relative_score_term_of_a_playout_result() -> None:
+    """With ``relative_score`` the score term is ``tanh`` of the score
+    difference's z-score among the search's playouts so far, and the two
+    sides' results still add up to one."""
+    from blokus import kernel as k
+    from blokus.players import mcts
+
+    t = k.tables("duo")
+    stats = np.zeros(6, np.float64)
+    group_score = np.zeros(4, np.float32)
+    diffs: list[float] = []
+    for seed in range(6):
+        rng = random.Random(seed)
+        game = Game("duo")
+        while not game.is_game_over():
+            game.push(rng.choice(list(game.legal_moves)))
+        seats, s = mcts.seats_for(game), k.state_from_game(game)
+        pts = np.zeros(2, np.int32)
+        k.points(t, s, pts)
+        diffs.append(float(pts[0] - pts[1]))
+        result = np.zeros(seats.num_seats, np.float32)
+        mcts._results(t, seats, s, pts, group_score, result, 0.3, 15.0, stats, True)
+        seen = np.array(diffs)
+        z = 0.0 if seen.std() == 0 else (seen[-1] - seen.mean()) / seen.std()
+        place = 1.0 if diffs[-1] > 0 else 0.0 if diffs[-1] < 0 else 0.5
+        expected = 0.7 * place + 0.3 * (0.5 + 0.5 * np.tanh(z))
+        assert result[seats.color_seat[0]] == pytest.approx(expected, abs=1e-5)
+        assert result.sum() == pytest.approx(1.0, abs=1e-5)
+    assert len(set(diffs)) > 2
+    assert stats[0] == len(diffs) and stats[4] == pytest.approx(-seen.mean())
+
+
+def test_each_search_measures_its_own_playouts() -> None:
+    """The relative score term is on by default in two-player games on a
+    square board only, and its statistics start afresh with every move's
+    search: after a move they count that search's simulations (the tree
+    is reused)."""
+    from blokus.players.mcts import _RELATIVE_SCORE
+
+    assert SearchParams().array("duo")[_RELATIVE_SCORE] == 1.0
+    assert SearchParams().array("classic_2")[_RELATIVE_SCORE] == 1.0
+    assert SearchParams().array("classic")[_RELATIVE_SCORE] == 0.0
+    assert SearchParams().array("trigon_2")[_RELATIVE_SCORE] == 0.0
+    assert SearchParams(relative_score=False).array("duo")[_RELATIVE_SCORE] == 0.0
+    player = MctsPlayer(sims=300, seed=5)
+    game = Game("duo")
+    for _ in range(3):
+        game.push(player.choose(game))
+        stats = player._trees[0].stats
+        assert stats[0] == stats[3] == player.last_sims == 300

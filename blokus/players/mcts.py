@@ -19,7 +19,9 @@ and the result of every seat backed up along the path.  RAVE counts a move
 as played in a simulation when its colour played it, in the tree or in the
 playout.  A seat's result is its place against the other groups (1 win, 0 loss,
 ties shared) blended with a score-difference term (weight 0.3), so the
-search prefers winning by more.
+search prefers winning by more; in Duo, Junior and ``classic_2`` that
+term measures the difference against the search's other playouts (its
+z-score), as Pentobi's does.
 
 Nodes keep their children sorted by prior, a node below the root gets
 children once it has two visits (four with a time budget, where
@@ -82,6 +84,7 @@ __all__ = [
     "TIME_SHARES_DUO", "TIME_SHARES_JUNIOR",
     "WEIGHTS_FILE",
     "default_answers", "default_early_sizes", "default_rave_exploration",
+    "default_relative_score",
 ]
 
 F32 = npt.NDArray[np.float32]
@@ -127,6 +130,10 @@ class Tree(NamedTuple):
     answered it in the last simulation the colour won (-1: none)."""
     reply2: npt.NDArray[np.int64]
     """The same for pairs of moves (:func:`blokus.kernel.reply2_of`)."""
+    stats: npt.NDArray[np.float64]
+    """The current search's running statistics of its playouts' results
+    (:attr:`SearchParams.relative_score`): count, mean and sum of squared
+    deviations of each group's score difference."""
 
 
 @dataclass(frozen=True)
@@ -203,6 +210,13 @@ class SearchParams:
     its legal moves, as its selection window (``widen_base + widen_rate *
     sqrt(visits)``) widens, so that a long search can find a move its prior
     ranks low there too; off, it never has more than ``max_children``."""
+    relative_score: bool | None = None
+    """The score term measures a playout's score difference against the
+    search's other playouts: ``tanh((d - mean) / sd)``, the mean and
+    standard deviation of ``d`` over the playouts of the search so far,
+    instead of ``tanh(d / score_scale)`` (as Pentobi's quality-based
+    reward does).  ``None``: :func:`default_relative_score` of the
+    variant."""
     answers: float | None = None
     """Playout policy: if positive, a colour without a last good reply
     answers the opponents' last moves when it can, as Pentobi's playouts do
@@ -223,6 +237,9 @@ class SearchParams:
         rave_exploration = self.rave_exploration
         if rave_exploration is None:
             rave_exploration = default_rave_exploration(variant_id) if variant_id else 0.0
+        relative_score = self.relative_score
+        if relative_score is None:
+            relative_score = default_relative_score(variant_id) if variant_id else False
         return np.array([self.exploration, self.rave_bias, self.score_weight,
                          self.first_play_urgency, self.big_pieces, self.max_children,
                          self.widen_base, self.widen_rate,
@@ -232,7 +249,8 @@ class SearchParams:
                          float(early_sizes), float(self.reply_to_two),
                          float(self.regrow),
                          _FIRST_CHILDREN_DEFAULT if self.first_children is None
-                         else self.first_children, rave_exploration, self.score_scale],
+                         else self.first_children, rave_exploration, self.score_scale,
+                         float(relative_score)],
                         np.float64)
 
 
@@ -271,11 +289,22 @@ def default_rave_exploration(variant_id: str) -> float:
     return 0.7 if v.board.kind == "square" and v.num_colors > 2 and a_colour_each else 0.0
 
 
+def default_relative_score(variant_id: str) -> bool:
+    """:attr:`SearchParams.relative_score` by default: on in the games of
+    two players on a square board (Duo, Junior, ``classic_2``), where
+    against Pentobi's level 5 it won by 1.5 to 5 points a game more at
+    about the same score rate or better; off with more players (in
+    four-player Classic it made no difference) and in ``trigon_2``
+    (not measured; docs/ladder.md)."""
+    v = find_variant(variant_id)
+    return v.board.kind == "square" and len(v.seatings[0].seats) == 2
+
+
 # Positions in SearchParams.array().
 _EXPLORATION, _RAVE_BIAS, _SCORE_WEIGHT, _FPU, _BIG_PIECES = 0, 1, 2, 3, 4
 _MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER, _ANSWERS, _SHARPNESS = 5, 6, 7, 8, 9, 10
 _LAST_GOOD_REPLY, _EARLY_SIZES, _REPLY2, _REGROW, _FIRST_CHILDREN = 11, 12, 13, 14, 15
-_RAVE_EXPLORATION, _SCORE_SCALE = 16, 17
+_RAVE_EXPLORATION, _SCORE_SCALE, _RELATIVE_SCORE = 16, 17, 18
 # SearchParams.first_children when it is None: in general, and where the
 # tree could fill up (_NODES_A_SIMULATION nodes a simulation with the first).
 _FIRST_CHILDREN_DEFAULT, _FIRST_CHILDREN_SMALL, _NODES_A_SIMULATION = 48.0, 8.0, 9
@@ -296,6 +325,7 @@ def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
         np.zeros(capacity, np.int8), np.zeros(1, np.int32),
         np.empty(num_placements * num_colors, np.int32),
         np.empty(k.REPLY2_SIZE * num_colors, np.int64),
+        np.zeros(3 * num_colors, np.float64),
     )
     _clear(tree, replies=True)
     return tree
@@ -751,9 +781,25 @@ def _select(tree: Tree, node: int, exploration: float, rave_bias: float,
 
 
 @numba.njit(cache=True, nogil=True)
+def _z_score(stats: npt.NDArray[np.float64], at: int, x: float) -> float:
+    """Add ``x`` to the running statistics at ``stats[at:at + 3]`` (count,
+    mean, sum of squared deviations); its distance from their mean in
+    standard deviations (0 while they have none)."""
+    n = stats[at] + 1.0
+    delta = x - stats[at + 1]
+    stats[at] = n
+    stats[at + 1] += delta / n
+    stats[at + 2] += delta * (x - stats[at + 1])
+    var = stats[at + 2] / n
+    return (x - stats[at + 1]) / math.sqrt(var) if var > 0.0 else 0.0
+
+
+@numba.njit(cache=True, nogil=True)
 def _results(t: k.Tables, seats: Seats, s: k.State, pts: I32, group_score: F32,
-             result: F32, score_weight: float, score_scale: float) -> None:
-    """Each seat's result in [0, 1] at the end of a playout."""
+             result: F32, score_weight: float, score_scale: float,
+             stats: npt.NDArray[np.float64], relative: bool) -> None:
+    """Each seat's result in [0, 1] at the end of a playout;
+    ``group_score`` is scratch space for two values a group."""
     k.points(t, s, pts)
     group_score[:] = 0.0
     for c in range(t.num_colors):
@@ -761,11 +807,7 @@ def _results(t: k.Tables, seats: Seats, s: k.State, pts: I32, group_score: F32,
         if seat >= 0 and seats.seat_group[seat] >= 0:
             group_score[seats.seat_group[seat]] += pts[c]
     g = seats.num_groups
-    for seat in range(seats.num_seats):
-        grp = seats.seat_group[seat]
-        if grp < 0:
-            result[seat] = 0.5
-            continue
+    for grp in range(g):
         mine = group_score[grp]
         wins = 0.0
         best_other = -1e30
@@ -779,8 +821,14 @@ def _results(t: k.Tables, seats: Seats, s: k.State, pts: I32, group_score: F32,
                     wins += 0.5
         place = wins / (g - 1) if g > 1 else 0.5
         diff = mine - best_other
-        result[seat] = (1.0 - score_weight) * place + score_weight * (
-            0.5 + 0.5 * math.tanh(diff / score_scale))
+        if relative:
+            score = math.tanh(_z_score(stats, 3 * grp, diff))
+        else:
+            score = math.tanh(diff / score_scale)
+        group_score[g + grp] = (1.0 - score_weight) * place + score_weight * (0.5 + 0.5 * score)
+    for seat in range(seats.num_seats):
+        grp = seats.seat_group[seat]
+        result[seat] = 0.5 if grp < 0 else group_score[g + grp]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -792,6 +840,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     rave_exploration = cfg[_RAVE_EXPLORATION]
     score_weight, big_pieces = cfg[_SCORE_WEIGHT], cfg[_BIG_PIECES]
     score_scale = cfg[_SCORE_SCALE]
+    relative = cfg[_RELATIVE_SCORE] > 0.0
     max_children, expand_after = int(cfg[_MAX_CHILDREN]), cfg[_EXPAND_AFTER]
     widen_base, widen_rate = cfg[_WIDEN_BASE], cfg[_WIDEN_RATE]
     answers, sharpness = cfg[_ANSWERS], cfg[_SHARPNESS]
@@ -817,7 +866,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     path = np.empty(512, np.int32)  # the nodes from the root
     line = np.empty(512, np.int32)  # and their moves
     pts = np.zeros(t.num_colors, np.int32)
-    group_score = np.zeros(max(seats.num_groups, 1), np.float32)
+    group_score = np.zeros(2 * max(seats.num_groups, 1), np.float32)  # scores, results
     result = np.zeros(seats.num_seats, np.float32)
     done = 0
     for _ in range(sims):
@@ -871,7 +920,8 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         else:
             n_played = k.guided_playout(t, s, rng, big_pieces, early_sizes, reply_in, reply2_in,
                                         -1, -1, played, answers, work, line[:depth])
-        _results(t, seats, s, pts, group_score, result, score_weight, score_scale)
+        _results(t, seats, s, pts, group_score, result, score_weight, score_scale,
+                 tree.stats, relative)
         recorded = min(n_played, played.size // 2)
         mark = done + 1
         for i in range(recorded):
@@ -1250,6 +1300,8 @@ class MctsPlayer:
                         new.reply[:] = tree.reply
                         new.reply2[:] = tree.reply2
             self._roots = [0] * self.threads
+        for tree in self._trees:
+            tree.stats[:] = 0.0  # each search measures its own playouts
         self._variant = game.variant.id
         cfg = self._config(game.variant.id, timed=seconds is not None,
                            fills_tree=_NODES_A_SIMULATION * expected > capacity)
