@@ -72,7 +72,7 @@ from blokus import kernel as k
 from blokus.game import Game
 from blokus.notation import IllegalMoveError, Move
 from blokus.pieces import JUNIOR
-from blokus.variants import VARIANTS, Seating
+from blokus.variants import VARIANTS, Seating, Variant
 from blokus.variants import variant as find_variant
 
 __all__ = [
@@ -285,7 +285,7 @@ def default_rave_exploration(variant_id: str) -> float:
     400 games; in Duo and Trigon no better within the noise; Junior not
     measured; docs/ladder.md)."""
     v = find_variant(variant_id)
-    a_colour_each = all(len(seat.colors) == 1 for seat in v.seatings[0].seats)
+    a_colour_each = all(len(seat.colors) == 1 for seat in v.seating.seats)
     return 0.7 if v.board.kind == "square" and v.num_colors > 2 and a_colour_each else 0.0
 
 
@@ -297,7 +297,12 @@ def default_relative_score(variant_id: str) -> bool:
     four-player Classic it made no difference) and in ``trigon_2``
     (not measured; docs/ladder.md)."""
     v = find_variant(variant_id)
-    return v.board.kind == "square" and len(v.seatings[0].seats) == 2
+    return v.board.kind == "square" and _two_players(v)
+
+
+def _two_players(v: Variant) -> bool:
+    """Whether the variant is played by two players (in its usual seating)."""
+    return len(v.seating.seats) == 2
 
 
 # Positions in SearchParams.array().
@@ -1127,8 +1132,7 @@ def time_shares(variant_id: str) -> tuple[tuple[int, float], ...]:
         return TIME_SHARES_JUNIOR if v.piece_set is JUNIOR else TIME_SHARES_DUO
     if v.board.kind != "square":
         return TIME_SHARES
-    two_players = len(v.seatings[0].seats) == 2
-    return TIME_SHARES_CLASSIC_2 if two_players else TIME_SHARES_CLASSIC
+    return TIME_SHARES_CLASSIC_2 if _two_players(v) else TIME_SHARES_CLASSIC
 
 
 def time_share(placed: int, variant_id: str = "duo") -> float:
