@@ -795,10 +795,8 @@ def test_relative_score_term_of_a_playout_result() -> None:
     group_score = np.zeros(4, np.float32)
     diffs: list[float] = []
     for seed in range(6):
-        rng = random.Random(seed)
-        game = Game("duo")
-        while not game.is_game_over():
-            game.push(rng.choice(list(game.legal_moves)))
+        game = random_position("duo", 1000, seed)  # to the end of the game
+        assert game.is_game_over()
         seats, s = mcts.seats_for(game), k.state_from_game(game)
         pts = np.zeros(2, np.int32)
         k.points(t, s, pts)
