@@ -757,7 +757,8 @@ def test_score_term_of_a_playout_result() -> None:
     stats = np.zeros(6, np.float64)
     for weight, scale in ((0.0, 15.0), (0.3, 15.0), (0.3, 5.0), (1.0, 15.0)):
         result = np.zeros(seats.num_seats, np.float32)
-        mcts._results(t, seats, s, pts, group_score, result, weight, scale, stats, False)
+        mcts._results(t, seats, s, pts, group_score, result, weight, scale, stats, False,
+                      k.views(t, s), 0.0)
         winner = int(np.argmax(result))
         assert seats.color_seat[0 if diff > 0 else 1] == winner
         expected = (1 - weight) + weight * (0.5 + 0.5 * np.tanh(abs(diff) / scale))
@@ -802,7 +803,8 @@ def test_relative_score_term_of_a_playout_result() -> None:
         k.points(t, s, pts)
         diffs.append(float(pts[0] - pts[1]))
         result = np.zeros(seats.num_seats, np.float32)
-        mcts._results(t, seats, s, pts, group_score, result, 0.3, 15.0, stats, True)
+        mcts._results(t, seats, s, pts, group_score, result, 0.3, 15.0, stats, True,
+                      k.views(t, s), 0.0)
         seen = np.array(diffs)
         z = 0.0 if seen.std() == 0 else (seen[-1] - seen.mean()) / seen.std()
         place = 1.0 if diffs[-1] > 0 else 0.0 if diffs[-1] < 0 else 0.5
@@ -811,6 +813,56 @@ def test_relative_score_term_of_a_playout_result() -> None:
         assert result.sum() == pytest.approx(1.0, abs=1e-5)
     assert len(set(diffs)) > 2
     assert stats[0] == len(diffs) and stats[4] == pytest.approx(-seen.mean())
+
+
+def test_attach_term_of_a_playout_result() -> None:
+    """With ``attach_weight`` a playout's result adds ``tanh`` of the
+    z-score of a side's free attach points at the end (the rules engine's
+    ``attach_points`` of its colours) less the other side's, among the
+    playouts so far, and divides by ``1 + attach_weight``; the two sides'
+    results still add up to one."""
+    from blokus import kernel as k
+    from blokus.players import mcts
+
+    t = k.tables("classic_2")
+    stats = np.zeros(12, np.float64)
+    group_score = np.zeros(6, np.float32)
+    diffs: list[float] = []
+    free: list[float] = []
+    for seed in range(6):
+        game = random_position("classic_2", 1000, seed)
+        assert game.is_game_over()
+        seats, s = mcts.seats_for(game), k.state_from_game(game)
+        pts = np.zeros(4, np.int32)
+        k.points(t, s, pts)
+        diffs.append(float(pts[0] + pts[2] - pts[1] - pts[3]))
+        left = [game.attach_points(c).bit_count() for c in range(4)]
+        free.append(float(left[0] + left[2] - left[1] - left[3]))
+        result = np.zeros(seats.num_seats, np.float32)
+        mcts._results(t, seats, s, pts, group_score, result, 0.3, 15.0, stats, True,
+                      k.views(t, s), 0.1)
+        terms = []
+        for values in (diffs, free):
+            seen = np.array(values)
+            z = 0.0 if seen.std() == 0 else (seen[-1] - seen.mean()) / seen.std()
+            terms.append(0.5 + 0.5 * np.tanh(z))
+        place = 1.0 if diffs[-1] > 0 else 0.0 if diffs[-1] < 0 else 0.5
+        expected = (0.7 * place + 0.3 * terms[0] + 0.1 * terms[1]) / 1.1
+        assert result[seats.color_seat[0]] == pytest.approx(expected, abs=1e-5)
+        assert result.sum() == pytest.approx(1.0, abs=1e-5)
+    assert len(set(free)) > 2
+    assert stats[6] == len(free) and stats[7] == pytest.approx(np.mean(free))
+
+
+def test_attach_weight_by_variant() -> None:
+    """The attach term is on by default in ``classic_2`` only."""
+    from blokus.players.mcts import _ATTACH_WEIGHT
+
+    assert SearchParams().array("classic_2")[_ATTACH_WEIGHT] == pytest.approx(0.1)
+    for variant in ("duo", "junior", "classic", "classic_3", "trigon", "trigon_2",
+                    "trigon_3"):
+        assert SearchParams().array(variant)[_ATTACH_WEIGHT] == 0.0
+    assert SearchParams(attach_weight=0.0).array("classic_2")[_ATTACH_WEIGHT] == 0.0
 
 
 def test_each_search_measures_its_own_playouts() -> None:
