@@ -317,7 +317,7 @@ def default_relative_score(variant_id: str) -> bool:
 def default_attach_weight(variant_id: str) -> float:
     """:attr:`SearchParams.attach_weight` by default: 0.1 in ``classic_2``
     (two players of two colours each on the square board; against
-    Pentobi's level 5 it scored 53.4% of 1,200 games, where the search
+    Pentobi's level 5 it scored 53.4% of 2,000 games, where the search
     without it scored about 49.7% of 2,000), 0 elsewhere (not measured;
     docs/ladder.md)."""
     v = find_variant(variant_id)
