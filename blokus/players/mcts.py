@@ -59,10 +59,10 @@ import json
 import math
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import numba
 import numpy as np
@@ -239,21 +239,13 @@ class SearchParams:
     def array(self, variant_id: str | None = None) -> npt.NDArray[np.float64]:
         """The parameters as the compiled search reads them (defaults that
         depend on the variant for ``variant_id``; without one, off)."""
-        answers = self.answers
-        if answers is None:
-            answers = default_answers(variant_id) if variant_id else 0.0
-        early_sizes = self.early_sizes
-        if early_sizes is None:
-            early_sizes = default_early_sizes(variant_id) if variant_id else False
-        rave_exploration = self.rave_exploration
-        if rave_exploration is None:
-            rave_exploration = default_rave_exploration(variant_id) if variant_id else 0.0
-        relative_score = self.relative_score
-        if relative_score is None:
-            relative_score = default_relative_score(variant_id) if variant_id else False
-        attach_weight = self.attach_weight
-        if attach_weight is None:
-            attach_weight = default_attach_weight(variant_id) if variant_id else 0.0
+        answers = _or_default(self.answers, default_answers, variant_id, 0.0)
+        early_sizes = _or_default(self.early_sizes, default_early_sizes, variant_id, False)
+        rave_exploration = _or_default(self.rave_exploration, default_rave_exploration,
+                                       variant_id, 0.0)
+        relative_score = _or_default(self.relative_score, default_relative_score,
+                                     variant_id, False)
+        attach_weight = _or_default(self.attach_weight, default_attach_weight, variant_id, 0.0)
         return np.array([self.exploration, self.rave_bias, self.score_weight,
                          self.first_play_urgency, self.big_pieces, self.max_children,
                          self.widen_base, self.widen_rate,
@@ -266,6 +258,18 @@ class SearchParams:
                          else self.first_children, rave_exploration, self.score_scale,
                          float(relative_score), attach_weight],
                         np.float64)
+
+
+_T = TypeVar("_T")
+
+
+def _or_default(value: _T | None, default: Callable[[str], _T], variant_id: str | None,
+                off: _T) -> _T:
+    """A :class:`SearchParams` field as set, or else ``default`` of the
+    variant (``off`` without a variant)."""
+    if value is not None:
+        return value
+    return default(variant_id) if variant_id else off
 
 
 def default_answers(variant_id: str) -> float:
