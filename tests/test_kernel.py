@@ -767,3 +767,13 @@ def test_the_stamp_covers_the_package_s_compiled_sources() -> None:
     compiled = {p.relative_to(kernel.PACKAGE).as_posix()
                 for p in kernel.PACKAGE.rglob("*.py") if "njit" in p.read_text()}
     assert compiled == set(kernel.COMPILED_SOURCES)
+
+
+def test_the_makefile_recompiles_when_a_compiled_source_changes() -> None:
+    # ``make`` warms the search up again when one of these files is newer
+    # than its stamp; the list is written out in the Makefile (make runs
+    # before the package can be imported), so it must match the kernel's.
+    makefile = (kernel.PACKAGE.parent / "Makefile").read_text()
+    line = next(x for x in makefile.splitlines() if x.startswith("COMPILED_SOURCES"))
+    listed = line.split(":=", 1)[1].split()
+    assert sorted(listed) == sorted(f"blokus/{name}" for name in kernel.COMPILED_SOURCES)

@@ -744,10 +744,8 @@ def test_score_term_of_a_playout_result() -> None:
     from blokus import kernel as k
     from blokus.players import mcts
 
-    rng = random.Random(3)
-    game = Game("duo")
-    while not game.is_game_over():
-        game.push(rng.choice(list(game.legal_moves)))
+    game = random_position("duo", 1000, 3)  # to the end of the game
+    assert game.is_game_over()
     t, seats, s = k.tables("duo"), mcts.seats_for(game), k.state_from_game(game)
     pts = np.zeros(2, np.int32)
     k.points(t, s, pts)

@@ -303,8 +303,7 @@ def default_rave_exploration(variant_id: str) -> float:
     400 games; in Duo and Trigon no better within the noise; Junior not
     measured; docs/ladder.md)."""
     v = find_variant(variant_id)
-    a_colour_each = all(len(seat.colors) == 1 for seat in v.seating.seats)
-    return 0.7 if v.board.kind == "square" and v.num_colors > 2 and a_colour_each else 0.0
+    return 0.7 if v.board.kind == "square" and v.num_colors > 2 and _colours_a_seat(v, 1) else 0.0
 
 
 def default_relative_score(variant_id: str) -> bool:
@@ -325,13 +324,17 @@ def default_attach_weight(variant_id: str) -> float:
     without it scored about 49.7% of 2,000), 0 elsewhere (not measured;
     docs/ladder.md)."""
     v = find_variant(variant_id)
-    two_colours_each = all(len(seat.colors) == 2 for seat in v.seating.seats)
-    return 0.1 if v.board.kind == "square" and _two_players(v) and two_colours_each else 0.0
+    return 0.1 if v.board.kind == "square" and _two_players(v) and _colours_a_seat(v, 2) else 0.0
 
 
 def _two_players(v: Variant) -> bool:
     """Whether the variant is played by two players (in its usual seating)."""
     return len(v.seating.seats) == 2
+
+
+def _colours_a_seat(v: Variant, n: int) -> bool:
+    """Whether every seat of the variant's usual seating plays ``n`` colours."""
+    return all(len(seat.colors) == n for seat in v.seating.seats)
 
 
 # Positions in SearchParams.array().
