@@ -863,6 +863,40 @@ def test_attach_weight_by_variant() -> None:
     assert SearchParams(attach_weight=0.0).array("classic_2")[_ATTACH_WEIGHT] == 0.0
 
 
+def test_sharpness_by_variant() -> None:
+    """Junior's priors are sharpened by default (1.3); the others are not."""
+    from blokus.players.mcts import _SHARPNESS
+
+    assert SearchParams().array("junior")[_SHARPNESS] == pytest.approx(1.3)
+    for variant in ("duo", "classic", "classic_2", "classic_3", "trigon", "trigon_2",
+                    "trigon_3"):
+        assert SearchParams().array(variant)[_SHARPNESS] == 1.0
+    assert SearchParams(sharpness=1.0).array("junior")[_SHARPNESS] == 1.0
+
+
+def test_sharpness_raises_the_prior_odds_to_its_power() -> None:
+    """A root's children have priors ``softmax(sharpness * logits)``: the
+    same children, each one's odds against the best raised to the power
+    ``sharpness``."""
+    game = random_position("duo", 4, seed=2)
+    priors = []
+    for sharpness in (1.0, 2.0):
+        player = MctsPlayer(sims=1, seed=1, params=SearchParams(sharpness=sharpness))
+        player.choose(game)
+        tree = player._trees[0]
+        first, n = int(tree.first_child[0]), int(tree.num_children[0])
+        priors.append(dict(zip(tree.move[first:first + n].tolist(),
+                               tree.prior[first:first + n].tolist(), strict=True)))
+    plain, sharp = priors
+    assert plain.keys() == sharp.keys() and len(plain) > 10
+    best = max(plain, key=plain.__getitem__)
+    assert max(sharp, key=sharp.__getitem__) == best
+    odds = [plain[m] / plain[best] for m in plain]
+    assert min(odds) < 0.5  # (not all alike, so the power shows)
+    for m in plain:
+        assert sharp[m] / sharp[best] == pytest.approx((plain[m] / plain[best]) ** 2, rel=1e-3)
+
+
 def test_each_search_measures_its_own_playouts() -> None:
     """The relative score term is on by default in two-player games on a
     square board only, and its statistics start afresh with every move's
