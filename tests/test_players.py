@@ -764,6 +764,14 @@ def test_score_term_of_a_playout_result() -> None:
         assert result.sum() == pytest.approx(1.0, abs=1e-5)
 
 
+def _z_of_last(values: list[float]) -> float:
+    """The last value's distance from the mean of all, in population
+    standard deviations (0 while they are all equal): what the search's
+    running z-score should give."""
+    seen = np.array(values)
+    return 0.0 if seen.std() == 0 else float((seen[-1] - seen.mean()) / seen.std())
+
+
 def test_running_z_score() -> None:
     """``_z_score`` keeps a count, mean and sum of squared deviations, and
     gives each value's distance from the mean of all so far (itself
@@ -776,8 +784,7 @@ def test_running_z_score() -> None:
     for i, x in enumerate(values):
         z = mcts._z_score(stats, 3, x)
         seen = np.array(values[:i + 1])
-        expected = 0.0 if seen.std() == 0 else (x - seen.mean()) / seen.std()
-        assert z == pytest.approx(expected, abs=1e-9)
+        assert z == pytest.approx(_z_of_last(values[:i + 1]), abs=1e-9)
         assert stats[3] == i + 1 and stats[4] == pytest.approx(seen.mean())
     assert list(stats[:3]) == [0.0, 0.0, 0.0]
 
@@ -803,14 +810,13 @@ def test_relative_score_term_of_a_playout_result() -> None:
         result = np.zeros(seats.num_seats, np.float32)
         mcts._results(t, seats, s, pts, group_score, result, 0.3, 15.0, stats, True,
                       k.views(t, s), 0.0)
-        seen = np.array(diffs)
-        z = 0.0 if seen.std() == 0 else (seen[-1] - seen.mean()) / seen.std()
+        z = _z_of_last(diffs)
         place = 1.0 if diffs[-1] > 0 else 0.0 if diffs[-1] < 0 else 0.5
         expected = 0.7 * place + 0.3 * (0.5 + 0.5 * np.tanh(z))
         assert result[seats.color_seat[0]] == pytest.approx(expected, abs=1e-5)
         assert result.sum() == pytest.approx(1.0, abs=1e-5)
     assert len(set(diffs)) > 2
-    assert stats[0] == len(diffs) and stats[4] == pytest.approx(-seen.mean())
+    assert stats[0] == len(diffs) and stats[4] == pytest.approx(-np.mean(diffs))
 
 
 def test_attach_term_of_a_playout_result() -> None:
@@ -841,9 +847,7 @@ def test_attach_term_of_a_playout_result() -> None:
                       k.views(t, s), 0.1)
         terms = []
         for values in (diffs, free):
-            seen = np.array(values)
-            z = 0.0 if seen.std() == 0 else (seen[-1] - seen.mean()) / seen.std()
-            terms.append(0.5 + 0.5 * np.tanh(z))
+            terms.append(0.5 + 0.5 * np.tanh(_z_of_last(values)))
         place = 1.0 if diffs[-1] > 0 else 0.0 if diffs[-1] < 0 else 0.5
         expected = (0.7 * place + 0.3 * terms[0] + 0.1 * terms[1]) / 1.1
         assert result[seats.color_seat[0]] == pytest.approx(expected, abs=1e-5)
@@ -852,26 +856,21 @@ def test_attach_term_of_a_playout_result() -> None:
     assert stats[6] == len(free) and stats[7] == pytest.approx(np.mean(free))
 
 
-def test_attach_weight_by_variant() -> None:
-    """The attach term is on by default in ``classic_2`` only."""
-    from blokus.players.mcts import _ATTACH_WEIGHT
+@pytest.mark.parametrize(("field", "variant", "value", "plain"), [
+    ("attach_weight", "classic_2", 0.1, 0.0),  # the attach term: classic_2 only
+    ("sharpness", "junior", 1.3, 1.0),  # sharper priors: Junior's only
+])
+def test_default_by_variant(field: str, variant: str, value: float, plain: float) -> None:
+    """A :class:`SearchParams` field left ``None`` takes ``value`` in one
+    variant and ``plain`` in the others; set, it holds there too."""
+    from blokus.players import mcts
 
-    assert SearchParams().array("classic_2")[_ATTACH_WEIGHT] == pytest.approx(0.1)
-    for variant in ("duo", "junior", "classic", "classic_3", "trigon", "trigon_2",
-                    "trigon_3"):
-        assert SearchParams().array(variant)[_ATTACH_WEIGHT] == 0.0
-    assert SearchParams(attach_weight=0.0).array("classic_2")[_ATTACH_WEIGHT] == 0.0
-
-
-def test_sharpness_by_variant() -> None:
-    """Junior's priors are sharpened by default (1.3); the others are not."""
-    from blokus.players.mcts import _SHARPNESS
-
-    assert SearchParams().array("junior")[_SHARPNESS] == pytest.approx(1.3)
-    for variant in ("duo", "classic", "classic_2", "classic_3", "trigon", "trigon_2",
-                    "trigon_3"):
-        assert SearchParams().array(variant)[_SHARPNESS] == 1.0
-    assert SearchParams(sharpness=1.0).array("junior")[_SHARPNESS] == 1.0
+    column = getattr(mcts, "_" + field.upper())  # its position in SearchParams.array()
+    assert SearchParams().array(variant)[column] == pytest.approx(value)
+    for other in VARIANT_IDS:
+        if other != variant:
+            assert SearchParams().array(other)[column] == plain
+    assert SearchParams(**{field: plain}).array(variant)[column] == plain
 
 
 def test_sharpness_raises_the_prior_odds_to_its_power() -> None:
