@@ -75,15 +75,17 @@ def _random_games_rate(variant_id: str, seconds: float, threads: int) -> float:
 
 
 def _mcts_rate(positions: list[Game], seconds: float, threads: int) -> float:
-    from blokus.players.mcts import MctsPlayer
+    from blokus.players.mcts import MctsPlayer, SearchParams
 
+    # The search itself, at every position (not the prior's opening moves).
+    params = SearchParams(opening_by_prior=0)
     sims = 0
     elapsed = 0.0
     per = seconds / len(positions)
     for game in positions:
-        player = MctsPlayer(sims=None, seconds=per, threads=threads, seed=1)
+        player = MctsPlayer(sims=None, seconds=per, threads=threads, seed=1, params=params)
         player.choose(game.copy())  # the first call may compile; not timed
-        player = MctsPlayer(sims=None, seconds=per, threads=threads, seed=2)
+        player = MctsPlayer(sims=None, seconds=per, threads=threads, seed=2, params=params)
         start = time.monotonic()
         player.choose(game.copy())
         elapsed += time.monotonic() - start

@@ -269,11 +269,12 @@ def test_replies_outlive_a_new_tree() -> None:
 def test_a_cleared_tree_searches_as_a_new_one() -> None:
     """A player moving on to a position of another game empties its tree in
     place; the search then grows exactly the tree a new player grows."""
-    used = MctsPlayer(sims=800, seed=5)
+    searched = SearchParams(opening_by_prior=0)  # (a search at every move)
+    used = MctsPlayer(sims=800, seed=5, params=searched)
     used.choose(random_position("classic", 5, seed=1))
     memory = used._trees[0].move
     game = random_position("classic", 7, seed=2)
-    new = MctsPlayer(sims=800, seed=5)
+    new = MctsPlayer(sims=800, seed=5, params=searched)
     assert used.choose(game.copy()) == new.choose(game.copy())
     a, b = used._trees[0], new._trees[0]
     assert a.move is memory
@@ -914,3 +915,37 @@ def test_each_search_measures_its_own_playouts() -> None:
         game.push(player.choose(game))
         stats = player._trees[0].stats
         assert stats[0] == stats[3] == player.last_sims == 300
+
+
+def test_opening_by_prior_by_variant() -> None:
+    """Classic for four players plays each colour's first three pieces by
+    the prior; other variants search every move; a set value wins."""
+    from blokus.players.mcts import default_opening_by_prior
+
+    assert default_opening_by_prior("classic") == 3
+    for variant in ("classic_2", "classic_3", "duo", "junior", "trigon", "trigon_2", "trigon_3"):
+        assert default_opening_by_prior(variant) == 0, variant
+        assert SearchParams().opening(variant) == 0
+        assert SearchParams(opening_by_prior=2).opening(variant) == 2
+    assert SearchParams().opening("classic") == 3
+    assert SearchParams(opening_by_prior=0).opening("classic") == 0
+
+
+def test_the_opening_by_prior_is_the_best_prior() -> None:
+    """In Classic a colour's first three pieces are the prior's best move
+    with no search; the fourth is searched; with ``opening_by_prior`` 0
+    the first is searched too."""
+    from blokus.players.mcts import PriorPlayer
+
+    player = MctsPlayer(sims=200, seed=1)
+    game = Game("classic")
+    while game.num_placed(game.turn) < 3:
+        expected = PriorPlayer(0.0, seed=1).choose(game.copy())
+        assert player.choose(game.copy()) == expected
+        assert player.last_sims == 0 and not player._trees
+        game.push(expected)
+    move = player.choose(game.copy())
+    assert game.why_illegal(move) is None and player.last_sims == 200
+    searched = MctsPlayer(sims=50, seed=1, params=SearchParams(opening_by_prior=0))
+    searched.choose(Game("classic"))
+    assert searched.last_sims == 50
