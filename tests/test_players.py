@@ -932,18 +932,23 @@ def test_opening_by_prior_by_variant() -> None:
 
 
 def test_the_opening_by_prior_is_the_best_prior() -> None:
-    """In Classic a colour's first three pieces are the prior's best move
-    with no search; the fourth is searched; with ``opening_by_prior`` 0
-    the first is searched too."""
-    from blokus.players.mcts import PriorPlayer
+    """In Classic a colour's first three pieces are a move of the highest
+    prior, with no search (the same ones for the same seed); the fourth is
+    searched; with ``opening_by_prior`` 0 the first is searched too."""
+    from blokus import kernel as k
+    from blokus.players import mcts
 
-    player = MctsPlayer(sims=200, seed=1)
+    player, twin = MctsPlayer(sims=200, seed=1), MctsPlayer(sims=200, seed=1)
     game = Game("classic")
     while game.num_placed(game.turn) < 3:
-        expected = PriorPlayer(0.0, seed=1).choose(game.copy())
-        assert player.choose(game.copy()) == expected
+        move = player.choose(game.copy())
+        assert twin.choose(game.copy()) == move
         assert player.last_sims == 0 and not player._trees
-        game.push(expected)
+        moves, logits = mcts.priors_for(k.tables("classic"), mcts.seats_for(game),
+                                        k.state_from_game(game))
+        chosen = logits[int(np.flatnonzero(moves == game.placement_of(move))[0])]
+        assert chosen >= logits.max() - 1e-6
+        game.push(move)
     move = player.choose(game.copy())
     assert game.why_illegal(move) is None and player.last_sims == 200
     searched = MctsPlayer(sims=50, seed=1, params=SearchParams(opening_by_prior=0))

@@ -355,10 +355,12 @@ def default_sharpness(variant_id: str) -> float:
 
 def default_opening_by_prior(variant_id: str) -> int:
     """:attr:`SearchParams.opening_by_prior` by default: 3 in Classic for
-    four players (against Pentobi's level 5 at its time a move, a search
-    that played each colour's first three pieces by its prior scored
-    about six points of score rate more than the search playing all of
-    them; docs/ladder.md), 0 elsewhere (not measured)."""
+    four players (against Pentobi's level 5 at about equal time, the
+    search playing each colour's first three pieces by its prior scored
+    49.6% of 2,800 games, the search playing them all 46.2% of 4,400;
+    with the first two, four or five pieces by the prior, no better than
+    the search, 400 games each; docs/ladder.md), 0 elsewhere (not
+    measured)."""
     v = find_variant(variant_id)
     return 3 if v.board.kind == "square" and v.num_colors == 4 and len(v.seating.seats) == 4 else 0
 
@@ -1157,11 +1159,13 @@ def prior_weights(variant_id: str) -> npt.NDArray[np.float32]:
     return full
 
 
-def _best_prior(game: Game) -> Move:
-    """The legal move with the highest prior (the first of equals)."""
+def _best_prior(game: Game, rng: np.random.Generator) -> Move:
+    """The legal move with the highest prior (one of equals drawn by
+    ``rng``: in a symmetric position, its mirror images)."""
     moves, logits = priors_for(k.tables(game.variant.id), seats_for(game),
                                k.state_from_game(game))
-    return game.table.move(int(moves[int(np.argmax(logits))]))
+    best = np.flatnonzero(logits >= logits.max() - 1e-6)
+    return game.table.move(int(moves[int(rng.choice(best))]))
 
 
 class PriorPlayer:
@@ -1178,11 +1182,10 @@ class PriorPlayer:
     def choose(self, game: Game) -> Move:
         if game.turn is None:
             raise ValueError("no legal move: the game is over")
+        if self.temperature <= 0:
+            return _best_prior(game, self._rng)
         t = k.tables(game.variant.id)
         moves, logits = priors_for(t, seats_for(game), k.state_from_game(game))
-        if self.temperature <= 0:
-            best = np.flatnonzero(logits >= logits.max() - 1e-6)
-            return game.table.move(int(moves[int(self._rng.choice(best))]))
         w = np.exp((logits - logits.max()) / self.temperature).astype(np.float64)
         return game.table.move(int(self._rng.choice(moves, p=w / w.sum())))
 
@@ -1276,6 +1279,8 @@ class MctsPlayer:
         self.capacity = capacity
         self.name = name or (f"mcts:sims={sims}" if sims else f"mcts:seconds={seconds}")
         self._seed = seed if seed is not None else int(np.random.default_rng().integers(2**62))
+        self._prior_rng = np.random.default_rng(self._seed % 2**64)
+        """Draws among moves of equal prior (:attr:`SearchParams.opening_by_prior`)."""
         self._trees: list[Tree] = []
         self._root_history: list[Move] | None = None
         self._roots: list[int] = []
@@ -1376,7 +1381,7 @@ class MctsPlayer:
         placed = game.num_placed(game.turn)
         if placed < self.params.opening(game.variant.id):
             self.last_sims = 0
-            return _best_prior(game)
+            return _best_prior(game, self._prior_rng)
         share = time_share(placed, game.variant.id)
         seconds = self.seconds_for(game.variant.id)
         if len(game.legal_moves) == 1:
