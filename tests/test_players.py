@@ -591,6 +591,27 @@ def test_time_saved_is_kept_for_the_next_moves(monkeypatch: pytest.MonkeyPatch) 
     assert keep._bank == 0.0
 
 
+def test_the_opening_by_prior_banks_its_time() -> None:
+    """With a time budget, the pieces played by the prior give their time
+    to the game's later moves (the bank grows by each one's share, across
+    the colours the player moves, and a new game starts again at zero)."""
+    from blokus.players import mcts
+
+    player = MctsPlayer(sims=None, seconds=0.5, seed=1)
+    game = Game("classic")
+    expected = 0.0
+    for _ in range(8):  # the first two pieces of each colour
+        expected += 0.5 * mcts.time_share(game.num_placed(game.turn), "classic")
+        game.push(player.choose(game))
+        assert player.last_sims == 0
+        assert player._bank == pytest.approx(expected)
+    player.choose(Game("classic"))
+    assert player._bank == pytest.approx(0.5 * mcts.time_share(0, "classic"))
+    unbanked = MctsPlayer(sims=None, seconds=0.5, seed=1, stop_early=False)
+    unbanked.choose(Game("classic"))
+    assert unbanked._bank == 0.0
+
+
 @pytest.mark.parametrize("variant", ["duo", "classic"])
 def test_nodes_get_more_children_as_their_window_widens(variant: str) -> None:
     """A node below the root is made with its best ``first_children``

@@ -51,7 +51,8 @@ players, where it spends more on the later ones
 soon as its most visited move can no longer change in the time left, and
 the game's next moves get the time it saved (:data:`BANK_SPEND`).  In
 Classic for four players a colour's first three pieces are the prior's best
-move, with no search (:attr:`SearchParams.opening_by_prior`).
+move, with no search (:attr:`SearchParams.opening_by_prior`); with a time
+budget their time goes to the later moves, as a forced move's does.
 """
 
 from __future__ import annotations
@@ -243,7 +244,8 @@ class SearchParams:
     opening_by_prior: int | None = None
     """A :class:`MctsPlayer` plays a colour's first this many pieces by the
     prior alone (its best move), without a search (with a time budget,
-    the time they would have had is not spent).  ``None``:
+    the time they would have had goes to later moves, as a forced move's
+    does: :data:`BANK_SPEND`).  ``None``:
     :func:`default_opening_by_prior` of the variant.  (The compiled search
     does not read it.)"""
 
@@ -1293,6 +1295,9 @@ class MctsPlayer:
         next moves of the game (:data:`BANK_SPEND`)."""
         self._bank = 0.0
         """Seconds saved by earlier moves of the game, not yet spent."""
+        self._bank_game: tuple[str, list[Move]] | None = None
+        """The variant and the moves (passes left out) of the game of this
+        player's last move: the bank holds for the game that continues it."""
         self.last_sims = 0
         """Simulations of the last search (all threads)."""
 
@@ -1310,6 +1315,13 @@ class MctsPlayer:
         moves = [t.move for t in game.history if not t.move.is_pass]
         done = len(self._root_history)
         return moves[done:] if moves[:done] == self._root_history else None
+
+    def _continues_bank_game(self, variant_id: str, moves: list[Move]) -> bool:
+        """Whether ``moves`` continue the game of this player's last move."""
+        if self._bank_game is None or self._bank_game[0] != variant_id:
+            return False
+        done = self._bank_game[1]
+        return moves[:len(done)] == done
 
     def _reuse(self, game: Game, since: list[Move] | None) -> bool:
         """Move the roots down the trees along ``since``, the moves played
@@ -1375,18 +1387,22 @@ class MctsPlayer:
             raise ValueError("no legal move: the game is over")
         t = k.tables(game.variant.id)
         seats = seats_for(game)
-        since = self._moves_since(game)  # (None: another game)
-        if since is None:
+        moves = [h.move for h in game.history if not h.move.is_pass]
+        if not self._continues_bank_game(game.variant.id, moves):
             self._bank = 0.0
+        self._bank_game = (game.variant.id, moves)
+        since = self._moves_since(game)  # (None: another game)
         placed = game.num_placed(game.turn)
-        if placed < self.params.opening(game.variant.id):
-            self.last_sims = 0
-            return _best_prior(game, self._prior_rng)
         share = time_share(placed, game.variant.id)
         seconds = self.seconds_for(game.variant.id)
-        if len(game.legal_moves) == 1:
+        by_prior = placed < self.params.opening(game.variant.id)
+        if by_prior or len(game.legal_moves) == 1:
+            # No search: the move's time goes to the bank, for later moves.
             if seconds is not None and self.stop_early:
                 self._bank += seconds * share
+            if by_prior:
+                self.last_sims = 0
+                return _best_prior(game, self._prior_rng)
             return next(iter(game.legal_moves))
         state = self._state_of(game, t, since)
         # Room for 40 nodes a simulation: a search makes about 9 (measured
