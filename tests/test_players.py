@@ -154,7 +154,8 @@ def test_kernel_state_follows_the_game(variant: str, monkeypatch: pytest.MonkeyP
         return build(game)
 
     monkeypatch.setattr(mcts.k, "state_from_game", counted)
-    player = MctsPlayer(sims=30, seed=3)
+    # (a search at every move, the opening's pieces included)
+    player = MctsPlayer(sims=30, seed=3, params=SearchParams(opening_by_prior=0))
     game = Game(variant)
     rand = random.Random(4)
     while not game.is_game_over():
@@ -176,7 +177,7 @@ def test_last_good_reply_table(variant: str) -> None:
     placements, not for the shared colour), reproducibly; without replies
     to two moves it leaves that table empty, without last good reply both."""
     game = random_position(variant, 3, seed=6)
-    on = SearchParams(last_good_reply=True)
+    on = SearchParams(last_good_reply=True, opening_by_prior=0)  # (searched, ply 3)
     a, b = MctsPlayer(sims=600, seed=2, params=on), MctsPlayer(sims=600, seed=2, params=on)
     assert a.choose(game.copy()) == b.choose(game.copy())
     table = a._trees[0].reply.reshape(game.variant.num_colors, -1)
@@ -186,10 +187,11 @@ def test_last_good_reply_table(variant: str) -> None:
         assert (table[3] < 0).all()  # the shared colour's moves belong to nobody
     pairs = a._trees[0].reply2
     assert (pairs >= 0).sum() > 0 and ((pairs[pairs >= 0] & 0xFFFFFFFF) < table.shape[1]).all()
-    one = MctsPlayer(sims=600, seed=2, params=SearchParams(reply_to_two=False))
+    one = MctsPlayer(sims=600, seed=2, params=SearchParams(reply_to_two=False, opening_by_prior=0))
     one.choose(game.copy())
     assert (one._trees[0].reply >= 0).sum() > 0 and (one._trees[0].reply2 < 0).all()
-    off = MctsPlayer(sims=600, seed=2, params=SearchParams(last_good_reply=False))
+    off = MctsPlayer(sims=600, seed=2,
+                     params=SearchParams(last_good_reply=False, opening_by_prior=0))
     off.choose(game.copy())
     assert (off._trees[0].reply < 0).all() and (off._trees[0].reply2 < 0).all()
 
@@ -939,12 +941,13 @@ def test_each_search_measures_its_own_playouts() -> None:
 
 
 def test_opening_by_prior_by_variant() -> None:
-    """Classic for four players plays each colour's first three pieces by
-    the prior; other variants search every move; a set value wins."""
+    """Classic for three and four players plays each colour's first three
+    pieces by the prior; other variants search every move; a set value
+    wins."""
     from blokus.players.mcts import default_opening_by_prior
 
-    assert default_opening_by_prior("classic") == 3
-    for variant in ("classic_2", "classic_3", "duo", "junior", "trigon", "trigon_2", "trigon_3"):
+    assert default_opening_by_prior("classic") == default_opening_by_prior("classic_3") == 3
+    for variant in ("classic_2", "duo", "junior", "trigon", "trigon_2", "trigon_3"):
         assert default_opening_by_prior(variant) == 0, variant
         assert SearchParams().opening(variant) == 0
         assert SearchParams(opening_by_prior=2).opening(variant) == 2

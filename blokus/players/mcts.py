@@ -50,9 +50,10 @@ players, where it spends more on the later ones
 (:data:`TIME_SHARES_CLASSIC`).  A search with a time budget also ends as
 soon as its most visited move can no longer change in the time left, and
 the game's next moves get the time it saved (:data:`BANK_SPEND`).  In
-Classic for four players a colour's first three pieces are the prior's best
-move, with no search (:attr:`SearchParams.opening_by_prior`); with a time
-budget their time goes to the later moves, as a forced move's does.
+Classic for three or four players a colour's first three pieces are the
+prior's best move, with no search (:attr:`SearchParams.opening_by_prior`);
+with a time budget their time goes to the later moves, as a forced move's
+does.
 """
 
 from __future__ import annotations
@@ -357,14 +358,18 @@ def default_sharpness(variant_id: str) -> float:
 
 def default_opening_by_prior(variant_id: str) -> int:
     """:attr:`SearchParams.opening_by_prior` by default: 3 in Classic for
-    four players (against Pentobi's level 5 at about equal time, the
-    search playing each colour's first three pieces by its prior scored
-    49.6% of 2,800 games, the search playing them all 46.2% of 4,400;
-    with the first two, four or five pieces by the prior, no better than
-    the search, 400 games each; docs/ladder.md), 0 elsewhere (not
-    measured)."""
+    three or four players (against Pentobi's level 5 at about equal time,
+    the search playing each colour's first three pieces by its prior
+    scored 49.6% of 2,800 games in Classic for four, the search playing
+    them all 46.2% of 4,400; with the first two, four or five pieces by
+    the prior, no better than the search, 400 games each; in Classic for
+    three 64.2% of 400 where the search scored 55.9% on the same seeds),
+    0 elsewhere (in Duo the first two pieces were even with the search in
+    self-play at equal time and not clearly ahead against Pentobi; in
+    Classic for two 48.0% of 200 where the search scored 52.8%; Trigon not
+    measured; docs/ladder.md)."""
     v = find_variant(variant_id)
-    return 3 if v.board.kind == "square" and v.num_colors == 4 and len(v.seating.seats) == 4 else 0
+    return 3 if v.board.kind == "square" and v.num_colors == 4 and len(v.seating.seats) >= 3 else 0
 
 
 def _two_players(v: Variant) -> bool:
