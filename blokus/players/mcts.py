@@ -1312,21 +1312,13 @@ class MctsPlayer:
             return self.seconds[prior_family(variant_id)]
         return self.seconds
 
-    def _moves_since(self, game: Game) -> list[Move] | None:
+    def _moves_since(self, game: Game, moves: list[Move] | None = None) -> list[Move] | None:
         """The moves played since the last search (passes left out); None
-        when ``game`` does not continue the game of the last search."""
+        when ``game`` does not continue the game of the last search.
+        ``moves``: :func:`_placed_moves` of ``game``, if already made."""
         if self._root_history is None or game.variant.id != self._variant:
             return None
-        moves = [t.move for t in game.history if not t.move.is_pass]
-        done = len(self._root_history)
-        return moves[done:] if moves[:done] == self._root_history else None
-
-    def _continues_bank_game(self, variant_id: str, moves: list[Move]) -> bool:
-        """Whether ``moves`` continue the game of this player's last move."""
-        if self._bank_game is None or self._bank_game[0] != variant_id:
-            return False
-        done = self._bank_game[1]
-        return moves[:len(done)] == done
+        return _moves_after(self._root_history, _placed_moves(game) if moves is None else moves)
 
     def _reuse(self, game: Game, since: list[Move] | None) -> bool:
         """Move the roots down the trees along ``since``, the moves played
@@ -1392,11 +1384,12 @@ class MctsPlayer:
             raise ValueError("no legal move: the game is over")
         t = k.tables(game.variant.id)
         seats = seats_for(game)
-        moves = [h.move for h in game.history if not h.move.is_pass]
-        if not self._continues_bank_game(game.variant.id, moves):
-            self._bank = 0.0
+        moves = _placed_moves(game)
+        if (self._bank_game is None or self._bank_game[0] != game.variant.id
+                or _moves_after(self._bank_game[1], moves) is None):
+            self._bank = 0.0  # another game
         self._bank_game = (game.variant.id, moves)
-        since = self._moves_since(game)  # (None: another game)
+        since = self._moves_since(game, moves)  # (None: another game)
         placed = game.num_placed(game.turn)
         share = time_share(placed, game.variant.id)
         seconds = self.seconds_for(game.variant.id)
@@ -1492,7 +1485,7 @@ class MctsPlayer:
         best = _most_visited(self._trees, self._roots)
         if best is None:
             return next(iter(game.legal_moves))
-        self._root_history = [t.move for t in game.history if not t.move.is_pass]
+        self._root_history = moves
         self._state = state
         return game.table.move(best)
 
@@ -1500,6 +1493,17 @@ class MctsPlayer:
 BANK_SPEND = 0.5
 """With a time budget and ``stop_early``, the share of the time saved so
 far in a game that the next move may spend on top of its own."""
+
+
+def _placed_moves(game: Game) -> list[Move]:
+    """The moves of ``game`` so far, passes left out."""
+    return [h.move for h in game.history if not h.move.is_pass]
+
+
+def _moves_after(done: list[Move], moves: list[Move]) -> list[Move] | None:
+    """The moves of ``moves`` after ``done``; None when ``moves`` do not
+    begin with ``done`` (another game)."""
+    return moves[len(done):] if moves[:len(done)] == done else None
 
 
 def _settled(tree: Tree, root: int, left: float) -> bool:
