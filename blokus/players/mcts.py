@@ -51,9 +51,10 @@ players, where it spends more on the later ones
 soon as its most visited move can no longer change in the time left, and
 the game's next moves get the time it saved (:data:`BANK_SPEND`).  In
 Classic for three or four players a colour's first three pieces are the
-prior's best move, with no search (:attr:`SearchParams.opening_by_prior`);
-with a time budget their time goes to the later moves, as a forced move's
-does.
+prior's best move, with no search (:attr:`SearchParams.opening_by_prior`),
+and in Duo with a short time budget (:data:`DUO_OPENING_SECONDS`) its
+first two; with a time budget their time goes to the later moves, as a
+forced move's does.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ __all__ = [
     "WEIGHTS_FILE",
     "default_answers", "default_early_sizes", "default_rave_exploration",
     "default_relative_score", "default_attach_weight", "default_sharpness",
-    "default_opening_by_prior",
+    "default_opening_by_prior", "DUO_OPENING_SECONDS",
 ]
 
 F32 = npt.NDArray[np.float32]
@@ -250,9 +251,12 @@ class SearchParams:
     :func:`default_opening_by_prior` of the variant.  (The compiled search
     does not read it.)"""
 
-    def opening(self, variant_id: str) -> int:
-        """:attr:`opening_by_prior` as set, or its default in the variant."""
-        return _or_default(self.opening_by_prior, default_opening_by_prior, variant_id, 0)
+    def opening(self, variant_id: str, seconds: float | None = None) -> int:
+        """:attr:`opening_by_prior` as set, or its default in the variant
+        for a search of ``seconds`` a move (None: a simulation budget)."""
+        if self.opening_by_prior is not None:
+            return self.opening_by_prior
+        return default_opening_by_prior(variant_id, seconds)
 
     def array(self, variant_id: str | None = None) -> npt.NDArray[np.float64]:
         """The parameters as the compiled search reads them (defaults that
@@ -356,20 +360,45 @@ def default_sharpness(variant_id: str) -> float:
     return 1.3 if prior_family(variant_id) == "junior" else 1.0
 
 
-def default_opening_by_prior(variant_id: str) -> int:
-    """:attr:`SearchParams.opening_by_prior` by default: 3 in Classic for
-    three or four players (against Pentobi's level 5 at about equal time,
-    the search playing each colour's first three pieces by its prior
-    scored 49.6% of 2,800 games in Classic for four, the search playing
-    them all 46.2% of 4,400; with the first two, four or five pieces by
-    the prior, no better than the search, 400 games each; in Classic for
-    three 64.2% of 400 where the search scored 55.9% on the same seeds),
-    0 elsewhere (in Duo the first two pieces were even with the search in
-    self-play at equal time and not clearly ahead against Pentobi; in
-    Classic for two 48.0% of 200 where the search scored 52.8%; Trigon not
-    measured; docs/ladder.md)."""
+def default_opening_by_prior(variant_id: str, seconds: float | None = None) -> int:
+    """:attr:`SearchParams.opening_by_prior` by default, for a search of
+    ``seconds`` a move (None: a simulation budget).
+
+    3 in Classic for three or four players (against Pentobi's level 5 at
+    about equal time, the search playing each colour's first three pieces
+    by its prior scored 49.6% of 2,800 games in Classic for four, the
+    search playing them all 46.2% of 4,400; with the first two, four or
+    five pieces by the prior, no better than the search, 400 games each; in
+    Classic for three 64.2% of 400 where the search scored 55.9% on the same
+    seeds).
+
+    2 in Duo with a time budget of at most :data:`DUO_OPENING_SECONDS` a
+    move (against Pentobi's level 5 at about equal time the first two
+    pieces by the prior were ahead of the search in all eight pairs of
+    matches on the same seeds, the last three 52.2% of 1,800 games against
+    47.2%, and at level 4 54.2% of 1,200 against 50.0%; a time profile that searched
+    those pieces on as little time scored 48.1% of 1,200 where the prior
+    scored 51.8%), 0 with a longer time (against level 6, 43.9% of 400
+    where the search scored 45.0%) or a simulation budget (at level 5's
+    2,000 simulations the prior's first two pieces lost to the search,
+    41.8% of 400 games).
+
+    0 elsewhere (in Classic for two 48.0% of 200 where the search scored
+    52.8%; Junior and Trigon not measured; docs/ladder.md)."""
     v = find_variant(variant_id)
-    return 3 if v.board.kind == "square" and v.num_colors == 4 and len(v.seating.seats) >= 3 else 0
+    if v.board.kind == "square" and v.num_colors == 4 and len(v.seating.seats) >= 3:
+        return 3
+    if (prior_family(variant_id) == "duo" and seconds is not None
+            and seconds <= DUO_OPENING_SECONDS):
+        return 2
+    return 0
+
+
+DUO_OPENING_SECONDS = 0.02
+"""The longest time budget a move at which Duo's first two pieces are the
+prior's (:func:`default_opening_by_prior`): they won more at Pentobi's
+level-4 and level-5 times (about 0.005 and 0.012 s a move), not at its
+level-6 time (about 0.07 s)."""
 
 
 def _two_players(v: Variant) -> bool:
@@ -1393,7 +1422,7 @@ class MctsPlayer:
         placed = game.num_placed(game.turn)
         share = time_share(placed, game.variant.id)
         seconds = self.seconds_for(game.variant.id)
-        by_prior = placed < self.params.opening(game.variant.id)
+        by_prior = placed < self.params.opening(game.variant.id, seconds)
         if by_prior or len(game.legal_moves) == 1:
             # No search: the move's time goes to the bank, for later moves.
             if seconds is not None and self.stop_early:
