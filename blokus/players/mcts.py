@@ -248,8 +248,8 @@ class SearchParams:
     prior alone (its best move), without a search (with a time budget,
     the time they would have had goes to later moves, as a forced move's
     does: :data:`BANK_SPEND`).  ``None``:
-    :func:`default_opening_by_prior` of the variant.  (The compiled search
-    does not read it.)"""
+    :func:`default_opening_by_prior` of the variant and the time budget.
+    (The compiled search does not read it.)"""
 
     def opening(self, variant_id: str, seconds: float | None = None) -> int:
         """:attr:`opening_by_prior` as set, or its default in the variant
@@ -376,15 +376,18 @@ def default_opening_by_prior(variant_id: str, seconds: float | None = None) -> i
     move (against Pentobi's level 5 at about equal time the first two
     pieces by the prior were ahead of the search in all eight pairs of
     matches on the same seeds, the last three 52.2% of 1,800 games against
-    47.2%, and at level 4 54.2% of 1,200 against 50.0%; a time profile that searched
-    those pieces on as little time scored 48.1% of 1,200 where the prior
-    scored 51.8%), 0 with a longer time (against level 6, 43.9% of 400
-    where the search scored 45.0%) or a simulation budget (at level 5's
-    2,000 simulations the prior's first two pieces lost to the search,
+    47.2%, and at level 4 54.2% of 1,200 against 50.0%; a time profile
+    that searched those pieces on as little time scored 48.1% of 1,200
+    where the prior scored 51.8%; the first piece alone 47.5% of 1,200,
+    the first three 41.9%), 0 with a longer time (against level 6, 43.9%
+    of 400 where the search scored 45.0%) or a simulation budget (at level
+    5's 2,000 simulations the prior's first two pieces lost to the search,
     41.8% of 400 games).
 
     0 elsewhere (in Classic for two 48.0% of 200 where the search scored
-    52.8%; Junior and Trigon not measured; docs/ladder.md)."""
+    52.8%; in Trigon the first three pieces scored 36.5% of 200 against
+    Pentobi's level 4 where the search scored 47.0%; Junior not measured;
+    docs/ladder.md)."""
     v = find_variant(variant_id)
     if v.board.kind == "square" and v.num_colors == 4 and len(v.seating.seats) >= 3:
         return 3
