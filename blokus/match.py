@@ -575,8 +575,9 @@ def run_match(
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     jobs = [((a, b), v.id, i, seed, seating, move_timeout) for i in range(games)]
+    warm = v.id if any(_runs_search(spec) for spec in (a, b)) else None
     start = time.monotonic()
-    for result in _results(jobs, workers):
+    for result in _results(jobs, workers, warm):
         summary.results.append(result)
         if out is not None:
             (out / f"{v.id}-{result.index + 1:04d}.blksgf").write_text(result.sgf, "utf-8")
@@ -588,15 +589,31 @@ def run_match(
     return summary
 
 
+def _runs_search(spec: str) -> bool:
+    """Whether a spec's player runs (or, a module's, may run) the compiled search."""
+    return spec.partition(":")[0] in ("level", "mcts", "py")
+
+
+def _warm_up(variant_id: str | None) -> None:
+    """Load the compiled search and the variant's tables in this process, so
+    that the first game's thinking times do not count them."""
+    if variant_id is not None:
+        from blokus.players.mcts import warm_up
+        warm_up(variant_id)
+
+
 def _results(
-    jobs: list[_Job], workers: int
+    jobs: list[_Job], workers: int, warm: str | None = None
 ) -> Iterator[GameResult]:
+    """The games' results as they finish; each process that plays them first
+    warms up the search in variant ``warm`` (None: not needed)."""
     if workers <= 1:
+        _warm_up(warm)
         for job in jobs:
             yield _job(job)
         return
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=_warm_up, initargs=(warm,)) as pool:
         yield from pool.imap_unordered(_job, jobs)
 
 

@@ -96,6 +96,18 @@ def test_four_colour_game_sides() -> None:
     assert "thinking time per move: A" in s.report()
 
 
+def test_the_search_is_warmed_up_before_any_move_is_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from blokus.players import mcts
+
+    warmed: list[str] = []
+    monkeypatch.setattr(mcts, "warm_up", warmed.append)
+    run_match("level:1", "random", "classic_2", 2, progress=None)
+    assert warmed == ["classic_2"]
+    # nothing to compile for players that do not search
+    run_match("greedy", "random", "duo", 2, progress=None)
+    assert warmed == ["classic_2"]
+
+
 @pytest.mark.parametrize(("variant", "games"), [("duo", 4), ("classic_2", 2), ("classic_3", 2)])
 def test_tally_of_saved_records_agrees_with_the_match(
     tmp_path: Path, variant: str, games: int
