@@ -942,10 +942,10 @@ def test_each_search_measures_its_own_playouts() -> None:
 
 def test_opening_by_prior_by_variant() -> None:
     """Classic for three and four players plays each colour's first three
-    pieces by the prior; Duo its first two with a short time budget (not
-    with a simulation budget or a long time); other variants search every
-    move; a set value wins."""
-    from blokus.players.mcts import DUO_OPENING_SECONDS, default_opening_by_prior
+    pieces by the prior; Duo and Classic for two their first two with a
+    short time budget (not with a simulation budget or a long time); other
+    variants search every move; a set value wins."""
+    from blokus.players.mcts import OPENING_BY_PRIOR_SECONDS, default_opening_by_prior
 
     for seconds in (None, 0.01, 50.0):
         assert default_opening_by_prior("classic", seconds) == 3
@@ -955,29 +955,32 @@ def test_opening_by_prior_by_variant() -> None:
         assert SearchParams().opening(variant) == 0
         assert SearchParams(opening_by_prior=2).opening(variant) == 2
         assert SearchParams(opening_by_prior=1).opening(variant, 0.01) == 1
-    assert default_opening_by_prior("duo", 0.0125) == 2
-    assert SearchParams().opening("duo", DUO_OPENING_SECONDS) == 2
-    assert SearchParams().opening("duo", 2 * DUO_OPENING_SECONDS) == 0
-    assert SearchParams(opening_by_prior=0).opening("duo", 0.0125) == 0
-    for variant in ("classic_2", "junior", "trigon", "trigon_2", "trigon_3"):
+    for variant in ("duo", "classic_2"):
+        bound = OPENING_BY_PRIOR_SECONDS[variant]
+        assert default_opening_by_prior(variant, 0.0125) == 2
+        assert SearchParams().opening(variant, bound) == 2
+        assert SearchParams().opening(variant, 2 * bound) == 0
+        assert SearchParams(opening_by_prior=0).opening(variant, 0.0125) == 0
+    for variant in ("junior", "trigon", "trigon_2", "trigon_3"):
         assert default_opening_by_prior(variant, 0.0125) == 0, variant
     assert SearchParams().opening("classic") == 3
     assert SearchParams(opening_by_prior=0).opening("classic") == 0
 
 
-def test_a_short_time_budget_plays_the_duo_opening_by_prior() -> None:
-    """With a time budget a Duo colour's first two pieces are the prior's
-    (no search, their time banked); the third is searched.  With a
-    simulation budget every Duo move is searched."""
+@pytest.mark.parametrize("variant", ["duo", "classic_2"])
+def test_a_short_time_budget_plays_the_opening_by_prior(variant: str) -> None:
+    """With a short time budget, in Duo and in Classic for two, a colour's
+    first two pieces are the prior's (no search, their time banked); the
+    third is searched.  With a simulation budget every move is searched."""
     timed = MctsPlayer(sims=None, seconds=0.01, seed=4)
-    game = Game("duo")
-    for _ in range(4):
+    game = Game(variant)
+    for _ in range(2 * game.variant.num_colors):
         game.push(timed.choose(game))
         assert timed.last_sims == 0 and timed._bank > 0.0
     timed.choose(game)
     assert timed.last_sims > 0
     counted = MctsPlayer(sims=40, seed=4)
-    counted.choose(Game("duo"))
+    counted.choose(Game(variant))
     assert counted.last_sims == 40
 
 

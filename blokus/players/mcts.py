@@ -52,9 +52,9 @@ soon as its most visited move can no longer change in the time left, and
 the game's next moves get the time it saved (:data:`BANK_SPEND`).  In
 Classic for three or four players a colour's first three pieces are the
 prior's best move, with no search (:attr:`SearchParams.opening_by_prior`),
-and in Duo with a short time budget (:data:`DUO_OPENING_SECONDS`) its
-first two; with a time budget their time goes to the later moves, as a
-forced move's does.
+and in Duo and Classic for two with a short time budget
+(:data:`OPENING_BY_PRIOR_SECONDS`) its first two; with a time budget
+their time goes to the later moves, as a forced move's does.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ __all__ = [
     "WEIGHTS_FILE",
     "default_answers", "default_early_sizes", "default_rave_exploration",
     "default_relative_score", "default_attach_weight", "default_sharpness",
-    "default_opening_by_prior", "DUO_OPENING_SECONDS",
+    "default_opening_by_prior", "OPENING_BY_PRIOR_SECONDS",
 ]
 
 F32 = npt.NDArray[np.float32]
@@ -372,8 +372,8 @@ def default_opening_by_prior(variant_id: str, seconds: float | None = None) -> i
     Classic for three 64.2% of 400 where the search scored 55.9% on the same
     seeds).
 
-    2 in Duo with a time budget of at most :data:`DUO_OPENING_SECONDS` a
-    move (against Pentobi's level 5 at about equal time the first two
+    2 in Duo with a time budget of at most :data:`OPENING_BY_PRIOR_SECONDS`
+    a move (against Pentobi's level 5 at about equal time the first two
     pieces by the prior were ahead of the search in all eight pairs of
     matches on the same seeds, the last three 52.2% of 1,800 games against
     47.2%, and at level 4 54.2% of 1,200 against 50.0%; a time profile
@@ -384,24 +384,33 @@ def default_opening_by_prior(variant_id: str, seconds: float | None = None) -> i
     5's 2,000 simulations the prior's first two pieces lost to the search,
     41.8% of 400 games).
 
-    0 elsewhere (in Classic for two 48.0% of 200 where the search scored
-    52.8%; in Trigon the first three pieces scored 36.5% of 200 against
+    2 in Classic for two with a time budget of at most
+    :data:`OPENING_BY_PRIOR_SECONDS` a move (against Pentobi's level 5 at
+    equal time, 54.5% of 800 games where the search scored 47.2% on the
+    same seeds, ahead in all four pairs; at level 6's time 54.1% of 400
+    against 45.8%, ahead in both pairs; at level 4's 54.0% of 800 against
+    56.4%, 0.8 points a game more), 0 with a simulation budget (not
+    measured there; the first three pieces had scored 48.0% of 200 at
+    level 5's time where the search scored 52.8%).
+
+    0 elsewhere (in Trigon the first three pieces scored 36.5% of 200 against
     Pentobi's level 4 where the search scored 47.0%; in Junior the first
     two 41.8% of 1,200 against level 5, the search 52.5%; docs/ladder.md)."""
     v = find_variant(variant_id)
     if v.board.kind == "square" and v.num_colors == 4 and len(v.seating.seats) >= 3:
         return 3
-    if (prior_family(variant_id) == "duo" and seconds is not None
-            and seconds <= DUO_OPENING_SECONDS):
+    if seconds is not None and seconds <= OPENING_BY_PRIOR_SECONDS.get(v.id, -1.0):
         return 2
     return 0
 
 
-DUO_OPENING_SECONDS = 0.02
-"""The longest time budget a move at which Duo's first two pieces are the
-prior's (:func:`default_opening_by_prior`): they won more at Pentobi's
-level-4 and level-5 times (about 0.005 and 0.012 s a move), not at its
-level-6 time (about 0.07 s)."""
+OPENING_BY_PRIOR_SECONDS: dict[str, float] = {"duo": 0.02, "classic_2": 0.15}
+"""By variant, the longest time budget a move at which a colour's first
+two pieces are the prior's (:func:`default_opening_by_prior`).  In Duo
+they won more at Pentobi's level-4 and level-5 times (about 0.005 and
+0.012 s a move), not at its level-6 time (about 0.07 s); in Classic for
+two at its level-5 and level-6 times (0.022 and 0.114 s), and about as
+many at its level-4 time (0.010 s); not measured at longer times."""
 
 
 def _two_players(v: Variant) -> bool:
@@ -1321,11 +1330,12 @@ class MctsPlayer:
         self._prior_rng = np.random.default_rng(self._seed % 2**64)
         """Draws among moves of equal prior (:attr:`SearchParams.opening_by_prior`)."""
         self._trees: list[Tree] = []
-        self._root_history: list[Move] | None = None
+        self._tree_game: tuple[str, list[Move]] | None = None
+        """The variant and the moves (passes left out) of the game of the
+        last search: the trees' roots and ``_state`` are its position."""
         self._roots: list[int] = []
         self._state: k.State | None = None
-        """The kernel state at the roots (of the game of ``_root_history``)."""
-        self._variant = ""
+        """The kernel state at the roots."""
         self.stop_early = stop_early
         """With a time budget: end a search once its most visited move can
         no longer change in the time left, and keep the time saved for the
@@ -1348,9 +1358,7 @@ class MctsPlayer:
         """The moves played since the last search (passes left out); None
         when ``game`` does not continue the game of the last search.
         ``moves``: :func:`_placed_moves` of ``game``, if already made."""
-        if self._root_history is None or game.variant.id != self._variant:
-            return None
-        return _moves_after(self._root_history, _placed_moves(game) if moves is None else moves)
+        return _moves_after(self._tree_game, game, _placed_moves(game) if moves is None else moves)
 
     def _reuse(self, game: Game, since: list[Move] | None) -> bool:
         """Move the roots down the trees along ``since``, the moves played
@@ -1417,8 +1425,7 @@ class MctsPlayer:
         t = k.tables(game.variant.id)
         seats = seats_for(game)
         moves = _placed_moves(game)
-        if (self._bank_game is None or self._bank_game[0] != game.variant.id
-                or _moves_after(self._bank_game[1], moves) is None):
+        if _moves_after(self._bank_game, game, moves) is None:
             self._bank = 0.0  # another game
         self._bank_game = (game.variant.id, moves)
         since = self._moves_since(game, moves)  # (None: another game)
@@ -1467,7 +1474,7 @@ class MctsPlayer:
             self._roots = [0] * self.threads
         for tree in self._trees:
             tree.stats[:] = 0.0  # each search measures its own playouts
-        self._variant = game.variant.id
+        self._tree_game = None  # (until this search ends)
         cfg = self._config(game.variant.id, timed=seconds is not None,
                            fills_tree=_NODES_A_SIMULATION * expected > capacity)
         deadline = None
@@ -1517,7 +1524,7 @@ class MctsPlayer:
         best = _most_visited(self._trees, self._roots)
         if best is None:
             return next(iter(game.legal_moves))
-        self._root_history = moves
+        self._tree_game = (game.variant.id, moves)
         self._state = state
         return game.table.move(best)
 
@@ -1532,10 +1539,15 @@ def _placed_moves(game: Game) -> list[Move]:
     return [h.move for h in game.history if not h.move.is_pass]
 
 
-def _moves_after(done: list[Move], moves: list[Move]) -> list[Move] | None:
-    """The moves of ``moves`` after ``done``; None when ``moves`` do not
-    begin with ``done`` (another game)."""
-    return moves[len(done):] if moves[:len(done)] == done else None
+def _moves_after(
+    done: tuple[str, list[Move]] | None, game: Game, moves: list[Move]
+) -> list[Move] | None:
+    """The moves of ``game`` (``moves``, its :func:`_placed_moves`) after
+    those of ``done`` (a variant and its moves so far); None when ``game``
+    does not continue that game (or ``done`` is None)."""
+    if done is None or done[0] != game.variant.id:
+        return None
+    return moves[len(done[1]):] if moves[:len(done[1])] == done[1] else None
 
 
 def _settled(tree: Tree, root: int, left: float) -> bool:
