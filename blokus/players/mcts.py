@@ -386,12 +386,14 @@ def default_opening_by_prior(variant_id: str, seconds: float | None = None) -> i
 
     2 in Classic for two with a time budget of at most
     :data:`OPENING_BY_PRIOR_SECONDS` a move (against Pentobi's level 5 at
-    equal time, 54.5% of 800 games where the search scored 47.2% on the
-    same seeds, ahead in all four pairs; at level 6's time 54.1% of 400
-    against 45.8%, ahead in both pairs; at level 4's 54.0% of 800 against
-    56.4%, 0.8 points a game more), 0 with a simulation budget (not
-    measured there; the first three pieces had scored 48.0% of 200 at
-    level 5's time where the search scored 52.8%).
+    equal time, 50.9% of 2,400 games and +3.9 points a game where the
+    search scored 48.6% and +3.0 of 1,200 beside them; at level 6's time
+    53.4% of 600 and +7.2 against 45.5% and +4.0, ahead in all three
+    pairs; at level 4's 54.0% of 800 and +4.7 against 56.4% and +4.0:
+    ahead on points at all three, the differences within the noise at
+    levels 4 and 5), 0 with a simulation budget (not measured there; the
+    first three pieces had scored 48.0% of 200 at level 5's time where the
+    search scored 52.8%).
 
     0 elsewhere (in Trigon the first three pieces scored 36.5% of 200 against
     Pentobi's level 4 where the search scored 47.0%; in Junior the first
@@ -409,8 +411,9 @@ OPENING_BY_PRIOR_SECONDS: dict[str, float] = {"duo": 0.02, "classic_2": 0.15}
 two pieces are the prior's (:func:`default_opening_by_prior`).  In Duo
 they won more at Pentobi's level-4 and level-5 times (about 0.005 and
 0.012 s a move), not at its level-6 time (about 0.07 s); in Classic for
-two at its level-5 and level-6 times (0.022 and 0.114 s), and about as
-many at its level-4 time (0.010 s); not measured at longer times."""
+two they scored more points a game at its level-4 to level-6 times
+(0.010 to 0.114 s), more games at levels 5 and 6; not measured at longer
+times."""
 
 
 def _two_players(v: Variant) -> bool:
@@ -1637,7 +1640,11 @@ def mcts_player(kind: str, options: dict[str, str], seed: int | None) -> Any:
 def warm_up(variant_id: str = "duo") -> None:
     """Compile (or load from numba's cache) the kernel and the search by
     searching a few simulations; the first time in a fresh install this takes
-    about half a minute, later about a second."""
+    about half a minute, later about a second.  Two moves are searched (none
+    by the prior, whatever the variant), so that the second one also loads
+    what continuing a game and its tree calls."""
     game = Game(variant_id)
     PriorPlayer(seed=0).choose(game)
-    MctsPlayer(sims=8, seed=0).choose(game)
+    player = MctsPlayer(sims=8, seed=0, params=SearchParams(opening_by_prior=0))
+    for _ in range(2):
+        game.push(player.choose(game))
