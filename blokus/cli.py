@@ -37,7 +37,7 @@ from blokus.game import Game
 from blokus.geometry import Cell, TriangleBoard
 from blokus.notation import Move
 from blokus.placements import PlacementTable
-from blokus.players import GreedyPlayer, RandomPlayer
+from blokus.players import RandomPlayer, runs_search
 from blokus.scoring import RULES
 from blokus.variants import VARIANTS
 from blokus.variants import variant as find_variant
@@ -709,7 +709,7 @@ def _computer_seats(game: Game, specs: Sequence[str]) -> dict[int, ComputerPlaye
         seats[n - 1] = make_player(player.strip(), seed=None)
     if seats and len(seats) == len(game.seating.seats):
         raise UsageError("every seat is a computer: use 'blokus match' to watch computers play")
-    if any(not isinstance(p, (RandomPlayer, GreedyPlayer)) for p in seats.values()):
+    if any(runs_search(p) for p in seats.values()):
         from blokus.players.mcts import warm_up
 
         print("Preparing the computer player (compiled once, then cached) ...", flush=True)

@@ -37,7 +37,7 @@ from typing import TextIO
 from blokus.game import Game
 from blokus.gtp import final_score
 from blokus.notation import Move
-from blokus.players import Player, PlayerSpecError, make_player
+from blokus.players import Player, PlayerSpecError, make_player, runs_search
 from blokus.variants import Variant, variant
 
 __all__ = [
@@ -563,19 +563,17 @@ def run_match(
     ``move_timeout``, an external engine that takes longer than that many
     seconds over a move is stopped and loses its game (ended with an error)."""
     v = variant(variant_id)
+    warm = None
     for spec in (a, b):
-        if spec.startswith("py:"):
-            load_player(spec, 0)
-        elif spec.startswith("gtp:"):
+        if spec.startswith("gtp:"):
             _try_engine(_engine_command(spec), v)
-        else:
-            make_player(spec, 0)
+        elif runs_search(load_player(spec, 0)):
+            warm = v.id
     games += games % 2
     summary = MatchSummary(a, b, v.id)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     jobs = [((a, b), v.id, i, seed, seating, move_timeout) for i in range(games)]
-    warm = v.id if any(_runs_search(spec) for spec in (a, b)) else None
     start = time.monotonic()
     for result in _results(jobs, workers, warm):
         summary.results.append(result)
@@ -587,11 +585,6 @@ def run_match(
         progress.write("\n")
     summary.results.sort(key=lambda r: r.index)
     return summary
-
-
-def _runs_search(spec: str) -> bool:
-    """Whether a spec's player runs (or, a module's, may run) the compiled search."""
-    return spec.partition(":")[0] in ("level", "mcts", "py")
 
 
 def _warm_up(variant_id: str | None) -> None:

@@ -25,7 +25,7 @@ from blokus.players.simple import GreedyPlayer, RandomPlayer
 
 __all__ = [
     "Player", "RandomPlayer", "GreedyPlayer", "make_player", "PlayerSpecError", "LEVELS",
-    "LEVEL_NOTES",
+    "LEVEL_NOTES", "runs_search",
 ]
 
 LEVELS: tuple[str, ...] = tuple(f"level:{n}" for n in range(1, 10))
@@ -62,6 +62,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
                 key, value = kind, key
             options[key.strip()] = value.strip()
     return kind.strip().lower(), options
+
+
+def runs_search(player: Player) -> bool:
+    """Whether a player may run the compiled search (any player but the
+    random and the greedy one), so that warming the search up first
+    (``blokus.players.mcts.warm_up``) is worth it."""
+    return not isinstance(player, (RandomPlayer, GreedyPlayer))
 
 
 def make_player(spec: str, seed: int | None = None) -> Player:
