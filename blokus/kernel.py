@@ -956,137 +956,6 @@ def work_space(t: Tables) -> Work:
 
 
 @_compiled
-def _answer(t: Tables, s: State, color: int, seed: np.uint64, weight: F64,
-            value: I8, local: I32, cand: U64, kept: I32,
-            cumulative: F64) -> tuple[int, np.uint64]:
-    """A move of ``color`` answering the opponents' last moves (``-1`` if it
-    has none) and the new splitmix64 state; the arrays after ``weight`` are
-    scratch space (``value`` and ``cand`` all zero, and left so).
-
-    Every free cell that is an attach point of an opponent's last piece, or
-    next to one, is worth 1 (2 if it is also an attach point of ``color``),
-    and the legal moves covering the most worth are kept (the first
-    ``kept.size`` of them, by placement); among them a move of ``k`` cells
-    is drawn with weight ``weight[k]``.  Early in the game only pieces of at
-    least ``t.min_size`` cells count (all of them if the colour has none of
-    those to play).
-
-    Pentobi's playouts answer the last moves this way; the moves are found
-    from the cells, through the cover lists, so that a colour's legal moves
-    are not counted (the fallback's draw counts them once).  The worth of
-    every candidate is summed at once, bit-sliced: ``cand`` holds the
-    candidates' bitset, then four bit planes of their worth (at most 12:
-    six cells worth 2), so that no candidate's cells are read.
-    """
-    words, flags, info, place = s.words, s.flags, s.info, t.place
-    cover_start, cover_word, cover_mask = t.cover_start, t.cover_word, t.cover_mask
-    u0, u1 = np.uint64(0), np.uint64(1)
-    nw, nc, num_colors = np.uint64(t.num_words), np.uint64(t.num_cells), t.num_colors
-    allowed = np.uint64(t.allowed_at) + np.uint64(color) * nw
-    reach = np.uint64(t.reach_at) + np.uint64(color) * nw
-    lo, hi = np.uint64(info[color]), np.uint64(info[t.hi_at + color])
-
-    # Early in the game, the smallest piece size that counts (if the colour
-    # has a legal move that large).
-    on_board = 0
-    for c in range(num_colors):
-        on_board += info[t.placed_at + c]
-    rounds = on_board // num_colors
-    at_least = u0  # the row of sizes >= smallest, if one applies
-    if rounds < t.min_size.size:
-        at_least = np.uint64(t.max_size + int(t.min_size[rounds])) * nw
-        found = False
-        for w in range(lo, hi):
-            if words[w] & words[allowed + w] & words[reach + w] & t.size_mask[at_least + w]:
-                found = True
-                break
-        if not found:
-            at_least = u0
-
-    # The worth of the cells around the opponents' last pieces.
-    num_local = 0
-    for o in range(num_colors):
-        q = info[t.last_move_at + o]
-        if (t.ally[color] >> o) & 1 or q < 0:
-            continue
-        corners = _CELLS + place[q, _SIZE] + place[q, _NUM_ADJACENT]
-        for j in range(corners, corners + place[q, _NUM_CORNERS]):
-            x = place[q, j]
-            if flags[o * nc + x]:
-                continue  # no longer an attach point of o
-            for k in range(-1, t.neighbors.shape[1]):
-                y = x if k < 0 else t.neighbors[x, k]
-                if y < 0:
-                    break
-                if value[y] == 0 and flags[o * nc + y] == 0:
-                    own = flags[t.attach_at + color * nc + y] != 0 and flags[color * nc + y] == 0
-                    value[y] = 2 if own else 1
-                    local[num_local] = y
-                    num_local += 1
-
-    # The legal moves covering those cells, and their worth: a cell's moves
-    # added to the bit planes (from plane 1 for a cell worth 2).
-    first, last = nw, u0
-    for i in range(num_local):
-        x = np.uint64(local[i])
-        plane0 = nw + nw * np.uint64(value[x] - 1)
-        for e in range(np.uint64(cover_start[x]), np.uint64(cover_start[x + u1])):
-            cw = np.uint64(cover_word[e])
-            m = cover_mask[e] & words[cw] & words[allowed + cw] & words[reach + cw]
-            if m:
-                cand[cw] |= m
-                carry = m
-                plane = plane0 + cw
-                while carry:
-                    bits = cand[plane]
-                    cand[plane] = bits ^ carry
-                    carry &= bits
-                    plane += nw
-                first = min(first, cw)
-                last = max(last, cw)
-    for i in range(num_local):
-        value[local[i]] = 0
-    if first > last:
-        return -1, seed
-
-    # The most worth, from the top plane down: keep the candidates with the
-    # plane's bit whenever one has it.
-    if at_least:
-        for w in range(first, last + u1):
-            cand[w] &= t.size_mask[at_least + w]
-    for b in range(4, 0, -1):
-        plane = np.uint64(b) * nw
-        for w in range(first, last + u1):
-            if cand[w] & cand[plane + w]:
-                for v in range(first, last + u1):
-                    cand[v] &= cand[plane + v]
-                break
-    n = 0
-    total = 0.0
-    for w in range(first, last + u1):
-        x = cand[w]
-        cand[w] = u0
-        for b in range(1, 5):
-            cand[np.uint64(b) * nw + w] = u0
-        while x and n < kept.size:  # (with more, the last ones have no chance)
-            p = w * np.uint64(64) + _trailing_zeros(x)
-            x &= x - u1
-            total += weight[place[p, _SIZE]]
-            kept[n] = p
-            cumulative[n] = total
-            n += 1
-
-    if n == 0:
-        return -1, seed
-    seed, bits = _splitmix(seed)
-    r = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
-    for i in range(n - 1):
-        if r < cumulative[i]:
-            return int(kept[i]), seed
-    return int(kept[n - 1]), seed
-
-
-@_compiled
 def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
          limit: int, answers: float, reply: I32, played: I32, prev: int,
          early: bool, reply2: I64, prev2: int, work: Work) -> tuple[int, np.uint64]:
@@ -1144,10 +1013,14 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
     min_size, max_size = t.min_size, t.max_size
     num_forced = forced.size
     lazy = limit < 0  # (after the moves not forced)
-    # Scratch space of the answers (see _answer).
+    # Scratch space of the answers (below): ``value`` and ``cand`` all
+    # zero, and left so.
     policy = answers > 0.0
     weight, value, local = work.weight, work.value, work.local
     cand, kept, cumulative = work.cand, work.kept, work.cumulative
+    num_kept = kept.size
+    ally, neighbors, last_move_at = t.ally, t.neighbors, t.last_move_at
+    num_neighbors = neighbors.shape[1]
     if policy:
         for cells_in_piece in range(weight.size):
             weight[cells_in_piece] = answers ** cells_in_piece
@@ -1170,7 +1043,8 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
         p = int(forced[moves]) if is_forced else -1
         # Last good replies, when legal: to the two moves before, then to the one.
         if replies2 and p < 0 and prev2 >= 0 and prev >= 0:
-            answer = reply2_of(reply2, color, prev2, prev, num_placements)
+            slot, key = _reply2_slot(color, prev2, prev, num_placements)
+            answer = _reply2_move(reply2[slot], key)
             if answer >= 0:
                 aw = np.uint64(answer >> 6)
                 x = words[aw] & words[allowed + aw] & words[reach + aw]
@@ -1184,7 +1058,114 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                 if (x >> np.uint64(answer & 63)) & u1:
                     p = answer
         if p < 0 and policy:
-            p, seed = _answer(t, s, color, seed, weight, value, local, cand, kept, cumulative)
+            # An answer to the opponents' last moves, as Pentobi's playouts
+            # play: every free cell that is an attach point of an opponent's
+            # last piece, or next to one, is worth 1 (2 if it is also an
+            # attach point of ``color``); the legal moves covering the most
+            # worth are kept (the first ``kept.size``, by placement) and a
+            # move of ``k`` cells is drawn among them with weight
+            # ``weight[k]``.  Early in the game only pieces of at least
+            # ``min_size`` cells count (all if the colour has none of those
+            # to play).  The moves are found from the cells, through the
+            # cover lists, so that no legal move is counted, and their worth
+            # is summed at once, bit-sliced: ``cand`` holds their bitset,
+            # then four bit planes of their worth (at most 12: six cells
+            # worth 2), so that no candidate's cells are read.  (Written out
+            # here rather than in a function of its own: a call would take
+            # a reference to each of its arrays, twenty atomic counts a
+            # move, which cost a third of the playout's time.)
+            on_board = 0
+            for o in range(num_colors):
+                on_board += info[placed_at + o]
+            rounds = on_board // num_colors
+            at_least = u0  # the row of sizes >= the smallest that counts
+            if rounds < min_size.size:
+                at_least = np.uint64(max_size + int(min_size[rounds])) * num_words
+                found = False
+                for w in range(lo, hi):
+                    if words[w] & words[allowed + w] & words[reach + w] & size_mask[at_least + w]:
+                        found = True
+                        break
+                if not found:
+                    at_least = u0
+            # The worth of the cells around the opponents' last pieces.
+            num_local = 0
+            for o in range(num_colors):
+                their = info[last_move_at + o]
+                if (ally[color] >> o) & 1 or their < 0:
+                    continue
+                around = _CELLS + place[their, _SIZE] + place[their, _NUM_ADJACENT]
+                for j in range(around, around + place[their, _NUM_CORNERS]):
+                    point = place[their, j]
+                    if flags[np.uint64(o) * num_cells + np.uint64(point)]:
+                        continue  # no longer an attach point of o
+                    for side in range(-1, num_neighbors):
+                        near = point if side < 0 else neighbors[point, side]
+                        if near < 0:
+                            break
+                        spot = np.uint64(near)
+                        if value[near] == 0 and flags[np.uint64(o) * num_cells + spot] == 0:
+                            own = (flags[attach + spot] != 0) & (flags[forbidden + spot] == 0)
+                            value[near] = 2 if own else 1
+                            local[num_local] = near
+                            num_local += 1
+            # The legal moves covering those cells, and their worth: a cell's
+            # moves added to the bit planes (from plane 1 for a cell worth 2).
+            first_word, last_word = num_words, u0
+            for li in range(num_local):
+                cell = np.uint64(local[li])
+                plane0 = num_words * np.uint64(value[cell])
+                for e in range(np.uint64(cover_start[cell]), np.uint64(cover_start[cell + u1])):
+                    cw = np.uint64(cover_word[e])
+                    m = cover_mask[e] & words[cw] & words[allowed + cw] & words[reach + cw]
+                    if m:
+                        cand[cw] |= m
+                        carry = m
+                        plane = plane0 + cw
+                        while carry:
+                            plane_bits = cand[plane]
+                            cand[plane] = plane_bits ^ carry
+                            carry &= plane_bits
+                            plane += num_words
+                        first_word = min(first_word, cw)
+                        last_word = max(last_word, cw)
+            for li in range(num_local):
+                value[local[li]] = 0
+            if first_word <= last_word:
+                # The most worth, from the top plane down: keep the
+                # candidates with the plane's bit whenever one has it.
+                if at_least:
+                    for w in range(first_word, last_word + u1):
+                        cand[w] &= size_mask[at_least + w]
+                for level in range(4, 0, -1):
+                    plane = np.uint64(level) * num_words
+                    for w in range(first_word, last_word + u1):
+                        if cand[w] & cand[plane + w]:
+                            for w2 in range(first_word, last_word + u1):
+                                cand[w2] &= cand[plane + w2]
+                            break
+                n = 0
+                worth = 0.0
+                for w in range(first_word, last_word + u1):
+                    y = cand[w]
+                    cand[w] = u0
+                    for level in range(1, 5):
+                        cand[np.uint64(level) * num_words + w] = u0
+                    while y and n < num_kept:  # (with more, the last have no chance)
+                        q = int(np.int64(w * np.uint64(64) + _trailing_zeros(y)))
+                        y &= y - u1
+                        worth += weight[place[q, _SIZE]]
+                        kept[n] = q
+                        cumulative[n] = worth
+                        n += 1
+                if n > 0:
+                    seed, bits = _splitmix(seed)
+                    drawn = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0) * worth
+                    p = int(kept[n - 1])
+                    for li in range(n - 1):
+                        if drawn < cumulative[li]:
+                            p = int(kept[li])
+                            break
         if p < 0:
             # A random legal move: count (keeping the count of each word),
             # draw, then find the word and the bit.  (-1 stays for a pass.)
@@ -1526,14 +1507,19 @@ def _reply2_slot(color: int, first: int, second: int, num_placements: int) -> tu
 
 
 @_compiled
+def _reply2_move(entry: np.int64, key: int) -> int:
+    """The reply in a two-move reply table's ``entry`` for ``key``, -1 if none."""
+    if entry >= 0 and entry >> 32 == key:
+        return int(entry & 0xFFFFFFFF)
+    return -1
+
+
+@_compiled
 def reply2_of(reply2: I64, color: int, first: int, second: int, num_placements: int) -> int:
     """The reply of ``color`` to the moves ``first``, ``second`` in a
     two-move reply table (entries ``key << 32 | reply``, -1 empty), -1 if none."""
     slot, key = _reply2_slot(color, first, second, num_placements)
-    entry = reply2[slot]
-    if entry >= 0 and entry >> 32 == key:
-        return int(entry & 0xFFFFFFFF)
-    return -1
+    return _reply2_move(reply2[slot], key)
 
 
 @_compiled

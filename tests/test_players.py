@@ -237,8 +237,10 @@ def test_rave_results_count_against_exploring_a_move() -> None:
         tree.visits[c], tree.value[c], tree.prior[c] = 1.0, 0.5, 0.5
         tree.rave_n[c], tree.rave_v[c] = rave, 0.5 * rave
     sqrt_n = float(np.sqrt(4.0))
-    assert mcts._select(tree, 0, 1.1, 0.001, 0.55, sqrt_n, 10.0, 0.0) == 1
-    assert mcts._select(tree, 0, 1.1, 0.001, 0.55, sqrt_n, 10.0, 0.7) == 2
+    arrays = (tree.first_child, tree.num_children, tree.visits, tree.value, tree.prior,
+              tree.rave_n, tree.rave_v)
+    assert mcts._select(*arrays, 0, 1.1, 0.001, 0.55, sqrt_n, 10.0, 0.0) == 1
+    assert mcts._select(*arrays, 0, 1.1, 0.001, 0.55, sqrt_n, 10.0, 0.7) == 2
 
 
 def test_replies_outlive_a_new_tree() -> None:
@@ -779,8 +781,7 @@ def test_score_term_of_a_playout_result() -> None:
     stats = np.zeros(6, np.float64)
     for weight, scale in ((0.0, 15.0), (0.3, 15.0), (0.3, 5.0), (1.0, 15.0)):
         result = np.zeros(seats.num_seats, np.float32)
-        mcts._results(t, seats, s, pts, group_score, result, weight, scale, stats, False,
-                      k.views(t, s), 0.0)
+        mcts._results(t, seats, s, pts, group_score, result, weight, scale, stats, False, 0.0)
         winner = int(np.argmax(result))
         assert seats.color_seat[0 if diff > 0 else 1] == winner
         expected = (1 - weight) + weight * (0.5 + 0.5 * np.tanh(abs(diff) / scale))
@@ -832,8 +833,7 @@ def test_relative_score_term_of_a_playout_result() -> None:
         k.points(t, s, pts)
         diffs.append(float(pts[0] - pts[1]))
         result = np.zeros(seats.num_seats, np.float32)
-        mcts._results(t, seats, s, pts, group_score, result, 0.3, 15.0, stats, True,
-                      k.views(t, s), 0.0)
+        mcts._results(t, seats, s, pts, group_score, result, 0.3, 15.0, stats, True, 0.0)
         z = _z_of_last(diffs)
         place = 1.0 if diffs[-1] > 0 else 0.0 if diffs[-1] < 0 else 0.5
         expected = 0.7 * place + 0.3 * (0.5 + 0.5 * np.tanh(z))
@@ -867,8 +867,7 @@ def test_attach_term_of_a_playout_result() -> None:
         left = [game.attach_points(c).bit_count() for c in range(4)]
         free.append(float(left[0] + left[2] - left[1] - left[3]))
         result = np.zeros(seats.num_seats, np.float32)
-        mcts._results(t, seats, s, pts, group_score, result, 0.3, 15.0, stats, True,
-                      k.views(t, s), 0.1)
+        mcts._results(t, seats, s, pts, group_score, result, 0.3, 15.0, stats, True, 0.1)
         terms = []
         for values in (diffs, free):
             terms.append(0.5 + 0.5 * np.tanh(_z_of_last(values)))

@@ -884,23 +884,25 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
 
 
 @numba.njit(cache=True, nogil=True)
-def _select(tree: Tree, node: int, exploration: float, rave_bias: float,
+def _select(first_child: I32, num_children: I32, visits: F32, value: F32, prior: F32,
+            rave_n: F32, rave_v: F32, node: int, exploration: float, rave_bias: float,
             fpu: float, sqrt_n: float, window: float, rave_exploration: float) -> int:
     """The child of ``node`` to visit among the first ``window`` (``sqrt_n``:
     the square root of its visits plus one; ``rave_exploration``:
-    :attr:`SearchParams.rave_exploration`)."""
-    first = tree.first_child[node]
-    width = min(float(tree.num_children[node]), window)
+    :attr:`SearchParams.rave_exploration`), given the tree's arrays of those
+    names (:class:`Tree`; ``prior`` included)."""
+    first = first_child[node]
+    width = min(float(num_children[node]), window)
     best = -1
     best_value = -1e30
     for c in range(first, first + max(1, int(width))):
-        n = tree.visits[c]
-        q = tree.value[c] / n if n > 0 else fpu
-        rn = tree.rave_n[c]
+        n = visits[c]
+        q = value[c] / n if n > 0 else fpu
+        rn = rave_n[c]
         if rn > 0:
             beta = rn / (rn + n + rave_bias * rn * n + 1e-9)
-            q = (1.0 - beta) * q + beta * tree.rave_v[c] / rn
-        u = q + exploration * tree.prior[c] * sqrt_n / (1.0 + n + rave_exploration * rn)
+            q = (1.0 - beta) * q + beta * rave_v[c] / rn
+        u = q + exploration * prior[c] * sqrt_n / (1.0 + n + rave_exploration * rn)
         if u > best_value:
             best_value = u
             best = c
@@ -924,8 +926,7 @@ def _z_score(stats: npt.NDArray[np.float64], at: int, x: float) -> float:
 @numba.njit(cache=True, nogil=True)
 def _results(t: k.Tables, seats: Seats, s: k.State, pts: I32, group_score: F32,
              result: F32, score_weight: float, score_scale: float,
-             stats: npt.NDArray[np.float64], relative: bool, v: k.Views,
-             attach_weight: float) -> None:
+             stats: npt.NDArray[np.float64], relative: bool, attach_weight: float) -> None:
     """Each seat's result in [0, 1] at the end of a playout;
     ``group_score`` is scratch space for three values a group."""
     k.points(t, s, pts)
@@ -955,14 +956,14 @@ def _results(t: k.Tables, seats: Seats, s: k.State, pts: I32, group_score: F32,
             score = math.tanh(diff / score_scale)
         group_score[g + grp] = (1.0 - score_weight) * place + score_weight * (0.5 + 0.5 * score)
     if attach_weight > 0.0 and g > 1:
-        _add_attach_term(t, seats, v, group_score, stats, attach_weight)
+        _add_attach_term(t, seats, s, group_score, stats, attach_weight)
     for seat in range(seats.num_seats):
         grp = seats.seat_group[seat]
         result[seat] = 0.5 if grp < 0 else group_score[g + grp]
 
 
 @numba.njit(cache=True, nogil=True)
-def _add_attach_term(t: k.Tables, seats: Seats, v: k.Views, group_score: F32,
+def _add_attach_term(t: k.Tables, seats: Seats, s: k.State, group_score: F32,
                      stats: npt.NDArray[np.float64], weight: float) -> None:
     """Fold :attr:`SearchParams.attach_weight`'s term into the groups'
     results at ``group_score[g:2 * g]``; ``group_score[2 * g:]`` is
@@ -970,13 +971,16 @@ def _add_attach_term(t: k.Tables, seats: Seats, v: k.Views, group_score: F32,
     g = seats.num_groups
     free = group_score[2 * g:3 * g]
     free[:] = 0.0
+    flags = s.flags
     for c in range(t.num_colors):
         seat = seats.color_seat[c]
         if seat < 0 or seats.seat_group[seat] < 0:
             continue
         n = 0
+        forbidden = c * t.num_cells  # (the rows of the colour's flags)
+        attach = t.attach_at + forbidden
         for x in range(t.num_cells):
-            n += v.attach[c, x] & (1 - v.forbidden[c, x])
+            n += flags[attach + x] & (1 - flags[forbidden + x])
         free[seats.seat_group[seat]] += n
     for grp in range(g):
         best_other = -1e30
@@ -1008,7 +1012,20 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     regrow = cfg[_REGROW] > 0.0
     first_children = int(cfg[_FIRST_CHILDREN])
     reply, reply2 = tree.reply, tree.reply2
+    # The tree's arrays, taken out of it once: in the loop, an array taken
+    # out of a tuple, or passed to a function, costs two calls to count its
+    # references.
+    move_of, seat_of, color_of = tree.move, tree.seat, tree.color
+    first_child, num_children, complete = tree.first_child, tree.num_children, tree.complete
+    visits, value, prior = tree.visits, tree.value, tree.prior
+    rave_n, rave_v, stats = tree.rave_n, tree.rave_v, tree.stats
+    color_seat = seats.color_seat
     work = k.work_space(t)  # the playouts' scratch arrays
+    # The playouts are k.guided_playout's: k._run, called as it calls it but
+    # without that call in between (each array passed to a function costs
+    # two calls to count its references).
+    big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
+    answers = max(answers, 0.0)
     # The playouts' reply tables (empty ones when the replies are off).
     reply_in = reply if replies else work.none
     reply2_in = reply2 if replies2 else work.none64
@@ -1019,6 +1036,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     stamp = np.zeros(t.num_colors * num_placements, np.int32)
     s = k.copy_state(root_state)
     v = k.views(t, s)
+    info, turn_at = s.info, t.turn_at  # (info[turn_at] is k.to_move(s))
     moves = np.empty(t.num_placements, np.int32)
     logits = np.empty(t.num_placements, np.float32)
     path = np.empty(512, np.int32)  # the nodes from the root
@@ -1029,11 +1047,11 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     done = 0
     for _ in range(sims):
         k.copy_live(t, s, root_state)
-        if k.to_move(s) < 0:
+        if info[turn_at] < 0:
             break
-        if tree.num_children[root] < 0:
+        if num_children[root] < 0:
             _expand(t, seats, tree, root, s, v, moves, logits, 0, 0, regrow, sharpness)
-            if tree.num_children[root] < 0:
+            if num_children[root] < 0:
                 break  # the tree is full
         # Down the tree by its statistics alone, to a child never visited or
         # one without children yet; then its moves are played in one go.
@@ -1041,45 +1059,46 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         depth = 0
         path[0] = root
         grow = 0
-        while tree.num_children[node] > 0 and depth < 511:
+        while num_children[node] > 0 and depth < 511:
             # Progressive widening: the first ``window`` children.
-            sqrt_n = math.sqrt(tree.visits[node] + 1.0)
+            sqrt_n = math.sqrt(visits[node] + 1.0)
             window = widen_base + widen_rate * sqrt_n
-            if tree.complete[node] == 0 and window > tree.num_children[node]:
+            if complete[node] == 0 and window > num_children[node]:
                 # More children (this simulation's playout starts from it).
-                grow = max(2 * int(tree.num_children[node]), int(window) + 1)
+                grow = max(2 * int(num_children[node]), int(window) + 1)
                 break
-            node = _select(tree, node, exploration, rave_bias, fpu, sqrt_n, window,
-                           rave_exploration)
+            node = _select(first_child, num_children, visits, value, prior, rave_n, rave_v,
+                           node, exploration, rave_bias, fpu, sqrt_n, window, rave_exploration)
             depth += 1
             path[depth] = node
-            line[depth - 1] = tree.move[node]
+            line[depth - 1] = move_of[node]
             # The tree's moves, then the playout's, for RAVE and the replies.
-            played[2 * depth - 2] = tree.color[node]
-            played[2 * depth - 1] = tree.move[node]
-            if tree.visits[node] == 0:
+            played[2 * depth - 2] = color_of[node]
+            played[2 * depth - 1] = move_of[node]
+            if visits[node] == 0:
                 break
         # A node below the root gets its children on its ``expand_after``-th
         # visit (unless the game is over there); the playout starts from it.
         # Without an expansion, the tree's moves and the playout are one call.
-        if grow or (tree.num_children[node] < 0 and tree.visits[node] >= expand_after):
+        if grow or (num_children[node] < 0 and visits[node] >= expand_after):
             k.play_moves(t, s, line[:depth], work)
             if grow:
                 _expand(t, seats, tree, node, s, v, moves, logits, max_children, grow, regrow,
                         sharpness)
-            elif k.to_move(s) >= 0:
+            elif info[turn_at] >= 0:
                 _expand(t, seats, tree, node, s, v, moves, logits, max_children, first_children,
                         regrow, sharpness)
-            prev = tree.move[path[depth]] if depth > 0 else -1
-            prev2 = tree.move[path[depth - 1]] if depth > 1 else -1
-            n_played = depth + k.guided_playout(
-                t, s, rng, big_pieces, early_sizes, reply_in, reply2_in, prev2, prev,
-                played[2 * depth:], answers, work)
+            prev = move_of[path[depth]] if depth > 0 else -1
+            prev2 = move_of[path[depth - 1]] if depth > 1 else -1
+            n_played, rng[0] = k._run(t, s, rng[0], work.none, big, -1, answers, reply_in,
+                                      played[2 * depth:], prev, early_sizes, reply2_in, prev2,
+                                      work)
+            n_played += depth
         else:
-            n_played = k.guided_playout(t, s, rng, big_pieces, early_sizes, reply_in, reply2_in,
-                                        -1, -1, played, answers, work, line[:depth])
+            n_played, rng[0] = k._run(t, s, rng[0], line[:depth], big, -1, answers, reply_in,
+                                      played, -1, early_sizes, reply2_in, -1, work)
         _results(t, seats, s, pts, group_score, result, score_weight, score_scale,
-                 tree.stats, relative, v, attach_weight)
+                 stats, relative, attach_weight)
         recorded = min(n_played, played.size // 2)
         mark = done + 1
         for i in range(recorded):
@@ -1088,7 +1107,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
             # Last good reply: a winner's answers are kept, a loser's forgotten.
             for i in range(1, recorded):
                 color = played[2 * i]
-                seat = seats.color_seat[color]
+                seat = color_seat[color]
                 if seat < 0:
                     continue
                 key = color * num_placements + played[2 * i - 1]
@@ -1098,20 +1117,26 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                 elif result[seat] < 0.5 and reply[key] == move:
                     reply[key] = -1
                 if replies2 and i >= 2 and result[seat] != 0.5:
-                    k.set_reply2(reply2, color, played[2 * i - 3], played[2 * i - 1],
-                                 num_placements, move, result[seat] > 0.5)
+                    # (k.set_reply2, written out: a call costs more here.)
+                    slot, pair = k._reply2_slot(color, played[2 * i - 3], played[2 * i - 1],
+                                                num_placements)
+                    entry = (np.int64(pair) << 32) | move
+                    if result[seat] > 0.5:
+                        reply2[slot] = entry
+                    elif reply2[slot] == entry:
+                        reply2[slot] = -1
         for d in range(depth + 1):
             n = path[d]
-            tree.visits[n] += 1.0
+            visits[n] += 1.0
             if d > 0:
-                tree.value[n] += result[tree.seat[n]]
+                value[n] += result[seat_of[n]]
             # RAVE: every child whose colour played its move.
-            if tree.num_children[n] > 0:
-                first = tree.first_child[n]
-                for c in range(first, first + tree.num_children[n]):
-                    if stamp[tree.color[c] * num_placements + tree.move[c]] == mark:
-                        tree.rave_n[c] += 1.0
-                        tree.rave_v[c] += result[tree.seat[c]]
+            if num_children[n] > 0:
+                first = first_child[n]
+                for c in range(first, first + num_children[n]):
+                    if stamp[color_of[c] * num_placements + move_of[c]] == mark:
+                        rave_n[c] += 1.0
+                        rave_v[c] += result[seat_of[c]]
         done += 1
     return done
 
