@@ -632,3 +632,19 @@ def test_free_port_is_found_for_port_zero() -> None:
         probe.close()
     finally:
         sock.close()
+
+
+def test_warm_up_loads_the_search() -> None:
+    """The server's start-up work leaves the tree search compiled (or loaded
+    from numba's cache), not only the prior that level 1 plays by; in a
+    process of its own, so that no other test has loaded it first."""
+    import subprocess
+    import sys
+
+    code = ("from blokus.players import mcts; from blokus.web import server; "
+            "assert not mcts.search.signatures; server._warm_up(); "
+            "print(len(mcts.search.signatures))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split()[-1]) >= 1
