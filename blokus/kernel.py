@@ -113,6 +113,10 @@ The playout policy of the tree search (:func:`policy_playout`) masks the
 legal bitset with the bitset of each piece size (``Tables.size_mask``) in the
 same loop, so choosing among the largest pieces costs a count per size
 tried, not a list of the legal moves: 10-25% over a uniform playout.
+The loop calls no compiled function with arrays: numba takes a reference to
+every array a function is passed and gives it back on return (two calls
+to its runtime an array), which cost a third of a Duo playout's time while
+the answers to the opponents' last pieces were a function of their own.
 
 Compilation
 -----------
@@ -923,7 +927,7 @@ _KEPT = 1024
 
 
 class Work(NamedTuple):
-    """Scratch arrays of the playouts (:func:`_answer`'s, and empty ones for
+    """Scratch arrays of the playouts (their answers', and empty ones for
     the arguments not used), made once by :func:`work_space` for many
     playouts: the search's hot loop allocates nothing."""
 
@@ -972,8 +976,9 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
     before its turn (``prev2``, ``prev`` at the start); a non-empty
     ``played`` records the moves as ``colour, placement`` pairs.
     Then, with ``answers`` positive, a colour plays an answer to the
-    opponents' last moves if it has one (:func:`_answer`, a move of ``k``
-    cells weighted ``answers ** k``).  With ``early``, a move not drawn among
+    opponents' last moves if it has one (a move of ``k`` cells weighted
+    ``answers ** k``, among those covering the most cells around those
+    moves; see the comment where it is drawn).  With ``early``, a move not drawn among
     the largest pieces is drawn among the pieces the size schedule allows
     (``t.min_size``) while it allows some.
 
@@ -1071,9 +1076,10 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
             # is summed at once, bit-sliced: ``cand`` holds their bitset,
             # then four bit planes of their worth (at most 12: six cells
             # worth 2), so that no candidate's cells are read.  (Written out
-            # here rather than in a function of its own: a call would take
-            # a reference to each of its arrays, twenty atomic counts a
-            # move, which cost a third of the playout's time.)
+            # here rather than in a function of its own: a call takes a
+            # reference to each array it is passed and gives it back, 42
+            # calls to numba's runtime a move for this one's 21 arrays,
+            # which cost a third of the playout's time.)
             on_board = 0
             for o in range(num_colors):
                 on_board += info[placed_at + o]
@@ -1481,7 +1487,7 @@ def smart_playout(t: Tables, s: State, rng: U64, size_factor: float, limit: int,
                   played: I32) -> int:
     """Play moves chosen as Pentobi's playouts choose them until the game is
     over or ``limit`` moves are played (-1: no limit); return the number
-    played: an answer to the opponents' last moves (:func:`_answer`, a move
+    played: an answer to the opponents' last moves (:func:`_run`, a move
     of ``k`` cells weighted ``size_factor ** k``) if the colour has one,
     else a uniformly random move, early in the game among the pieces the
     size schedule allows (``t.min_size``).  The moves played are written to
