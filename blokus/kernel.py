@@ -1110,9 +1110,11 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                         if near < 0:
                             break
                         spot = np.uint64(near)
-                        if value[near] == 0 and flags[np.uint64(o) * num_cells + spot] == 0:
-                            own = (flags[attach + spot] != 0) & (flags[forbidden + spot] == 0)
-                            value[near] = 2 if own else 1
+                        # (A cell forbidden to ``color`` is in none of its
+                        # legal moves: its cover list is not read.)
+                        if (value[near] == 0 and flags[np.uint64(o) * num_cells + spot] == 0
+                                and flags[forbidden + spot] == 0):
+                            value[near] = 2 if flags[attach + spot] else 1
                             local[num_local] = near
                             num_local += 1
             # The legal moves covering those cells, and their worth: a cell's
