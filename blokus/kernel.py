@@ -1435,6 +1435,13 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
 
 
 @_compiled
+def _big_share(big_pieces: float) -> np.uint64:
+    """The playout loop's ``big``: the share ``big_pieces`` of the random
+    moves drawn among the largest pieces (clipped to 0..1), in 2**-32ths."""
+    return np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
+
+
+@_compiled
 def play(t: Tables, s: State, placement: int) -> None:
     """Play ``placement`` for the colour to move, then pass for every
     following colour that cannot move; raises
@@ -1477,7 +1484,7 @@ def policy_playout(t: Tables, s: State, rng: U64, big_pieces: float, limit: int)
     (-1: no limit); return the number played.  Each move is, with
     probability ``big_pieces``, uniformly random among the legal moves of the
     largest piece size the colour to move can play, else uniformly random."""
-    big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
+    big = _big_share(big_pieces)
     w = _idle_work()
     moves, rng[0] = _run(t, s, rng[0], w.none, big, limit, 0.0, w.none, w.none, -1, False,
                          w.none64, -1, w)
@@ -1571,7 +1578,7 @@ def guided_playout(t: Tables, s: State, rng: U64, big_pieces: float, early_sizes
         work = work_space(t)
     if forced is None:
         forced = work.none
-    big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
+    big = _big_share(big_pieces)
     moves, rng[0] = _run(t, s, rng[0], forced, big, -1, max(answers, 0.0), reply, played,
                          prev, early_sizes, reply2, prev2, work)
     return moves

@@ -1024,7 +1024,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     # The playouts are k.guided_playout's: k._run, called as it calls it but
     # without that call in between (each array passed to a function costs
     # two calls to count its references).
-    big = np.uint64(min(max(big_pieces, 0.0), 1.0) * 4294967296.0)
+    big = k._big_share(big_pieces)
     answers = max(answers, 0.0)
     # The playouts' reply tables (empty ones when the replies are off).
     reply_in = reply if replies else work.none
