@@ -1543,11 +1543,17 @@ def set_reply2(reply2: I64, color: int, first: int, second: int, num_placements:
     """Record (``good``) or forget (if it is there) ``move`` as the reply of
     ``color`` to the moves ``first``, ``second``."""
     slot, key = _reply2_slot(color, first, second, num_placements)
-    entry = (np.int64(key) << 32) | move
+    reply2[slot] = _reply2_updated(reply2[slot], key, move, good)
+
+
+@_compiled
+def _reply2_updated(entry: np.int64, key: int, move: int, good: bool) -> np.int64:
+    """A two-move reply table's ``entry`` after recording (``good``) or
+    forgetting (if it is there) ``move`` as the reply for ``key``."""
+    mine = (np.int64(key) << 32) | move
     if good:
-        reply2[slot] = entry
-    elif reply2[slot] == entry:
-        reply2[slot] = -1
+        return mine
+    return np.int64(-1) if entry == mine else entry
 
 
 @_compiled

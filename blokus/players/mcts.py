@@ -1117,14 +1117,12 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                 elif result[seat] < 0.5 and reply[key] == move:
                     reply[key] = -1
                 if replies2 and i >= 2 and result[seat] != 0.5:
-                    # (k.set_reply2, written out: a call costs more here.)
+                    # (k.set_reply2 without passing it the table: a call
+                    # with an array costs more here.)
                     slot, pair = k._reply2_slot(color, played[2 * i - 3], played[2 * i - 1],
                                                 num_placements)
-                    entry = (np.int64(pair) << 32) | move
-                    if result[seat] > 0.5:
-                        reply2[slot] = entry
-                    elif reply2[slot] == entry:
-                        reply2[slot] = -1
+                    reply2[slot] = k._reply2_updated(reply2[slot], pair, move,
+                                                     result[seat] > 0.5)
         for d in range(depth + 1):
             n = path[d]
             visits[n] += 1.0

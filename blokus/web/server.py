@@ -1060,10 +1060,9 @@ def _warm_up() -> None:
         board_geometry(vid)
         piece_catalog(vid)
     try:
-        make_player("level:1", 0).choose(Game("duo"))  # (level 1 plays by the prior)
         from blokus.players.mcts import warm_up
 
-        warm_up("duo")  # levels 3 and up search
+        warm_up("duo")  # the prior (levels 1 and 2) and the search (3 and up)
     except Exception:  # levels missing or broken: games fall back to greedy
         log.info("computer levels are not available", exc_info=True)
 
