@@ -220,6 +220,19 @@ def _compiled(f: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(f))
 
 
+def uncounted(f: F) -> F:
+    """Compile ``f`` as :func:`_compiled` does, without numba's reference
+    counting (its ``_nrt`` option off): for the functions a search calls
+    once a simulation or more, which allocate nothing (numba refuses to
+    compile an allocation there) and return no array.  A counted function
+    counts a reference to every array it is passed, those in tuples
+    included (twelve in :class:`Tables`), with two atomic calls each; those
+    calls took a quarter of a Duo search's time (docs/speed.md).  The arrays
+    a search passes outlive the call, so nothing is lost by not counting."""
+    options: dict[str, Any] = {"_nrt": False}  # (numba's typing stubs leave it out)
+    return cast(F, numba.njit(cache=True, nogil=True, **options)(f))
+
+
 PACKAGE = Path(__file__).parent
 COMPILED_SOURCES = ("kernel.py", "players/mcts.py", "rl/batched.py")
 """The package's modules with numba-compiled functions, which call each
@@ -740,7 +753,7 @@ def copy_into(dst: State, src: State) -> None:
     _copy_flags_and_info(dst, src)
 
 
-@_compiled
+@uncounted
 def _copy_flags_and_info(dst: State, src: State) -> None:
     """The flags and info of ``src`` into ``dst``."""
     f, g = dst.flags, src.flags
@@ -751,7 +764,7 @@ def _copy_flags_and_info(dst: State, src: State) -> None:
         m[i] = n[i]
 
 
-@_compiled
+@uncounted
 def copy_live(t: Tables, dst: State, src: State) -> None:
     """Overwrite ``dst`` with what a search reads of ``src``: :func:`copy_into`
     less the rows of the colours out of moves (``done``), which nothing reads
@@ -959,7 +972,7 @@ def work_space(t: Tables) -> Work:
                 np.empty(0, np.int32), np.empty(0, np.int64))
 
 
-@_compiled
+@uncounted
 def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
          limit: int, answers: float, reply: I32, played: I32, prev: int,
          early: bool, reply2: I64, prev2: int, work: Work) -> tuple[int, np.uint64]:
@@ -1590,7 +1603,7 @@ def guided_playout(t: Tables, s: State, rng: U64, big_pieces: float, early_sizes
     return moves
 
 
-@_compiled
+@uncounted
 def points(t: Tables, s: State, out: IntArray) -> None:
     """Write each colour's points (cells placed + bonus) into ``out``."""
     flags = s.flags

@@ -224,6 +224,42 @@ def test_rave_counts_the_moves_of_one_simulation(variant: str) -> None:
         assert len(cells) == len(set(cells))
 
 
+def test_the_selections_values_follow_the_statistics() -> None:
+    """``Tree.mixed`` and ``Tree.explored``, kept up to date as the
+    statistics change, equal what :func:`mcts._refresh` works out afresh
+    for every node after searches on a reused tree, and after a search
+    with other selection parameters on the same tree (which works them all
+    out again)."""
+    from blokus import kernel as k
+    from blokus.players import mcts
+
+    game = random_position("duo", 6, seed=4)
+    t, seats, state = k.tables("duo"), mcts.seats_for(game), k.state_from_game(game)
+    tree = mcts._new_tree(200_000, int(t.num_placements), int(t.num_colors))
+    rng = k.rng_state(5)
+
+    def check() -> None:
+        size = int(tree.size[0])
+        mixed, explored = tree.mixed[:size].copy(), tree.explored[:size].copy()
+        for c in range(1, size):
+            mcts._refresh(tree.visits, tree.value, tree.rave_n, tree.rave_v, tree.mixed,
+                          tree.explored, c, tree.mixed_by)
+        assert np.array_equal(mixed[1:], tree.mixed[1:size])
+        assert np.array_equal(explored[1:], tree.explored[1:size])
+        assert (tree.rave_n[1:size] > 0).any() and (tree.visits[1:size] > 1).any()
+
+    cfg = SearchParams().array("duo")
+    assert mcts.search(t, seats, tree, 0, state, 2000, rng, cfg) == 2000
+    check()
+    assert mcts.search(t, seats, tree, 0, state, 500, rng, cfg) == 500
+    check()
+    other = SearchParams(first_play_urgency=0.9, rave_bias=0.01, rave_exploration=0.5)
+    cfg = other.array("duo")
+    assert mcts.search(t, seats, tree, 0, state, 1, rng, cfg) == 1
+    assert list(tree.mixed_by) == [0.9, 0.01, 0.5]
+    check()
+
+
 def test_rave_results_count_against_exploring_a_move() -> None:
     """With ``rave_exploration``, a child's RAVE results shrink its prior
     term as its visits do: of two children alike but for their RAVE count
@@ -237,10 +273,18 @@ def test_rave_results_count_against_exploring_a_move() -> None:
         tree.visits[c], tree.value[c], tree.prior[c] = 1.0, 0.5, 0.5
         tree.rave_n[c], tree.rave_v[c] = rave, 0.5 * rave
     sqrt_n = float(np.sqrt(4.0))
-    arrays = (tree.first_child, tree.num_children, tree.visits, tree.value, tree.prior,
-              tree.rave_n, tree.rave_v)
-    assert mcts._select(*arrays, 0, 1.1, 0.001, 0.55, sqrt_n, 10.0, 0.0) == 1
-    assert mcts._select(*arrays, 0, 1.1, 0.001, 0.55, sqrt_n, 10.0, 0.7) == 2
+
+    def selected(rave_exploration: float) -> int:
+        tree.mixed_by[:] = 0.55, 0.001, rave_exploration  # fpu, RAVE bias and exploration
+        for c in (1, 2):
+            mcts._refresh(tree.visits, tree.value, tree.rave_n, tree.rave_v, tree.mixed,
+                          tree.explored, c, tree.mixed_by)
+        assert tree.mixed[1] == pytest.approx(0.5) and tree.mixed[2] == pytest.approx(0.5)
+        return int(mcts._select(tree.first_child, tree.num_children, tree.mixed, tree.explored,
+                                tree.prior, 0, 1.1, sqrt_n, 10.0))
+
+    assert selected(0.0) == 1
+    assert selected(0.7) == 2
 
 
 def test_replies_outlive_a_new_tree() -> None:

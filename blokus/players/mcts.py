@@ -96,6 +96,7 @@ __all__ = [
 F32 = npt.NDArray[np.float32]
 I32 = npt.NDArray[np.int32]
 I8 = npt.NDArray[np.int8]
+F64 = npt.NDArray[np.float64]
 
 
 class Seats(NamedTuple):
@@ -141,6 +142,17 @@ class Tree(NamedTuple):
     (:attr:`SearchParams.relative_score`, :attr:`SearchParams.attach_weight`):
     count, mean and sum of squared deviations of each group's score
     difference, then of each group's difference in free attach points."""
+    mixed: npt.NDArray[np.float64]
+    """What the selection reads of a node's statistics, worked out whenever
+    they change (:func:`_refresh`): its mean result mixed with its RAVE
+    mean (the first-play urgency while it has neither) …"""
+    explored: npt.NDArray[np.float64]
+    """… and the count that divides its prior term, ``1 + visits +
+    rave_exploration * rave_n``."""
+    mixed_by: npt.NDArray[np.float64]
+    """``[3]``: the first-play urgency, RAVE bias and RAVE exploration that
+    ``mixed`` and ``explored`` were worked out with (NaN before the first
+    search)."""
 
 
 @dataclass(frozen=True)
@@ -453,6 +465,8 @@ def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
         np.empty(num_placements * num_colors, np.int32),
         np.empty(k.REPLY2_SIZE * num_colors, np.int64),
         np.zeros(6 * num_colors, np.float64),
+        np.zeros(capacity, np.float64), np.ones(capacity, np.float64),
+        np.full(3, np.nan),
     )
     _clear(tree, replies=True)
     return tree
@@ -469,6 +483,7 @@ def _clear(tree: Tree, replies: bool) -> None:
     for field in (tree.seat, tree.color, tree.visits, tree.value, tree.prior, tree.rave_n,
                   tree.rave_v, tree.complete):
         field[0] = 0
+    tree.mixed[0], tree.explored[0] = 0.0, 1.0  # (a root's are not read)
     if replies:
         tree.reply[:] = -1
         tree.reply2[:] = -1
@@ -866,6 +881,8 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
             tree.rave_n[c] = tree.rave_n[old]
             tree.rave_v[c] = tree.rave_v[old]
             tree.complete[c] = tree.complete[old]
+            tree.mixed[c] = tree.mixed[old]
+            tree.explored[c] = tree.explored[old]
         else:
             tree.move[c] = moves[j]
             tree.seat[c] = seat
@@ -876,6 +893,8 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
             tree.rave_n[c] = 0.0
             tree.rave_v[c] = 0.0
             tree.complete[c] = 0
+            _refresh(tree.visits, tree.value, tree.rave_n, tree.rave_v, tree.mixed, tree.explored,
+                     c, tree.mixed_by)
         tree.prior[c] = math.exp((logits[j] - top) * sharpness) / total
     tree.first_child[node] = start
     tree.num_children[node] = count
@@ -883,33 +902,42 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
     tree.size[0] = start + count
 
 
-@numba.njit(cache=True, nogil=True)
-def _select(first_child: I32, num_children: I32, visits: F32, value: F32, prior: F32,
-            rave_n: F32, rave_v: F32, node: int, exploration: float, rave_bias: float,
-            fpu: float, sqrt_n: float, window: float, rave_exploration: float) -> int:
+@k.uncounted
+def _refresh(visits: F32, value: F32, rave_n: F32, rave_v: F32, mixed: F64, explored: F64,
+             c: int, mixed_by: F64) -> None:
+    """Work out node ``c``'s ``mixed`` and ``explored`` (:class:`Tree`) from
+    its statistics, with the parameters in ``mixed_by``."""
+    fpu, rave_bias, rave_exploration = mixed_by[0], mixed_by[1], mixed_by[2]
+    n = visits[c]
+    q = value[c] / n if n > 0 else fpu
+    rn = rave_n[c]
+    if rn > 0:
+        beta = rn / (rn + n + rave_bias * rn * n + 1e-9)
+        q = (1.0 - beta) * q + beta * rave_v[c] / rn
+    mixed[c] = q
+    explored[c] = 1.0 + n + rave_exploration * rn
+
+
+@k.uncounted
+def _select(first_child: I32, num_children: I32, mixed: F64, explored: F64, prior: F32,
+            node: int, exploration: float, sqrt_n: float, window: float) -> int:
     """The child of ``node`` to visit among the first ``window`` (``sqrt_n``:
-    the square root of its visits plus one; ``rave_exploration``:
-    :attr:`SearchParams.rave_exploration`), given the tree's arrays of those
-    names (:class:`Tree`; ``prior`` included)."""
+    the square root of its visits plus one), the one with the highest
+    ``mixed + exploration * prior * sqrt_n / explored``, given the tree's
+    arrays of those names (:class:`Tree`)."""
     first = first_child[node]
     width = min(float(num_children[node]), window)
     best = -1
     best_value = -1e30
     for c in range(first, first + max(1, int(width))):
-        n = visits[c]
-        q = value[c] / n if n > 0 else fpu
-        rn = rave_n[c]
-        if rn > 0:
-            beta = rn / (rn + n + rave_bias * rn * n + 1e-9)
-            q = (1.0 - beta) * q + beta * rave_v[c] / rn
-        u = q + exploration * prior[c] * sqrt_n / (1.0 + n + rave_exploration * rn)
+        u = mixed[c] + exploration * prior[c] * sqrt_n / explored[c]
         if u > best_value:
             best_value = u
             best = c
     return best
 
 
-@numba.njit(cache=True, nogil=True)
+@k.uncounted
 def _z_score(stats: npt.NDArray[np.float64], at: int, x: float) -> float:
     """Add ``x`` to the running statistics at ``stats[at:at + 3]`` (count,
     mean, sum of squared deviations); its distance from their mean in
@@ -923,7 +951,7 @@ def _z_score(stats: npt.NDArray[np.float64], at: int, x: float) -> float:
     return (x - stats[at + 1]) / math.sqrt(var) if var > 0.0 else 0.0
 
 
-@numba.njit(cache=True, nogil=True)
+@k.uncounted
 def _results(t: k.Tables, seats: Seats, s: k.State, pts: I32, group_score: F32,
              result: F32, score_weight: float, score_scale: float,
              stats: npt.NDArray[np.float64], relative: bool, attach_weight: float) -> None:
@@ -962,7 +990,7 @@ def _results(t: k.Tables, seats: Seats, s: k.State, pts: I32, group_score: F32,
         result[seat] = 0.5 if grp < 0 else group_score[g + grp]
 
 
-@numba.njit(cache=True, nogil=True)
+@k.uncounted
 def _add_attach_term(t: k.Tables, seats: Seats, s: k.State, group_score: F32,
                      stats: npt.NDArray[np.float64], weight: float) -> None:
     """Fold :attr:`SearchParams.attach_weight`'s term into the groups'
@@ -1019,6 +1047,11 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     first_child, num_children, complete = tree.first_child, tree.num_children, tree.complete
     visits, value, prior = tree.visits, tree.value, tree.prior
     rave_n, rave_v, stats = tree.rave_n, tree.rave_v, tree.stats
+    mixed, explored, mixed_by = tree.mixed, tree.explored, tree.mixed_by
+    if mixed_by[0] != fpu or mixed_by[1] != rave_bias or mixed_by[2] != rave_exploration:
+        mixed_by[0], mixed_by[1], mixed_by[2] = fpu, rave_bias, rave_exploration
+        for c in range(tree.size[0]):
+            _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
     color_seat = seats.color_seat
     work = k.work_space(t)  # the playouts' scratch arrays
     # The playouts are k.guided_playout's: k._run, called as it calls it but
@@ -1034,6 +1067,13 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     # RAVE: stamp[c * num_placements + p] == done + 1 when colour c played
     # placement p in the current simulation.
     stamp = np.zeros(t.num_colors * num_placements, np.int32)
+    # The root's RAVE goes the other way round: root_child[c * num_placements
+    # + p] is the root's child for colour c's placement p (-1: none), so
+    # that a simulation looks up its few moves instead of checking the
+    # root's many children (all its legal moves); the table follows the
+    # root's block of children (root_first, root_count) when it changes.
+    root_child = np.full(t.num_colors * num_placements, -1, np.int32)
+    root_first, root_count = 0, 0
     s = k.copy_state(root_state)
     v = k.views(t, s)
     info, turn_at = s.info, t.turn_at  # (info[turn_at] is k.to_move(s))
@@ -1067,8 +1107,8 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                 # More children (this simulation's playout starts from it).
                 grow = max(2 * int(num_children[node]), int(window) + 1)
                 break
-            node = _select(first_child, num_children, visits, value, prior, rave_n, rave_v,
-                           node, exploration, rave_bias, fpu, sqrt_n, window, rave_exploration)
+            node = _select(first_child, num_children, mixed, explored, prior, node, exploration,
+                           sqrt_n, window)
             depth += 1
             path[depth] = node
             line[depth - 1] = move_of[node]
@@ -1123,11 +1163,26 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                                                 num_placements)
                     reply2[slot] = k._reply2_updated(reply2[slot], pair, move,
                                                      result[seat] > 0.5)
-        for d in range(depth + 1):
+        visits[root] += 1.0
+        _refresh(visits, value, rave_n, rave_v, mixed, explored, root, mixed_by)
+        # RAVE at the root: every child whose colour played its move.
+        if first_child[root] != root_first or num_children[root] != root_count:
+            for c in range(root_first, root_first + root_count):
+                root_child[color_of[c] * num_placements + move_of[c]] = -1
+            root_first, root_count = first_child[root], max(0, num_children[root])
+            for c in range(root_first, root_first + root_count):
+                root_child[color_of[c] * num_placements + move_of[c]] = c
+        for i in range(recorded):
+            c = root_child[played[2 * i] * num_placements + played[2 * i + 1]]
+            if c >= 0:
+                rave_n[c] += 1.0
+                rave_v[c] += result[seat_of[c]]
+                _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
+        for d in range(1, depth + 1):
             n = path[d]
             visits[n] += 1.0
-            if d > 0:
-                value[n] += result[seat_of[n]]
+            value[n] += result[seat_of[n]]
+            _refresh(visits, value, rave_n, rave_v, mixed, explored, n, mixed_by)
             # RAVE: every child whose colour played its move.
             if num_children[n] > 0:
                 first = first_child[n]
@@ -1135,6 +1190,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                     if stamp[color_of[c] * num_placements + move_of[c]] == mark:
                         rave_n[c] += 1.0
                         rave_v[c] += result[seat_of[c]]
+                        _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
         done += 1
     return done
 
