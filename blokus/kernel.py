@@ -851,7 +851,7 @@ def _below(bits: np.uint64, n: np.uint64) -> np.uint64:
 # -- moves ------------------------------------------------------------------
 
 
-@_compiled
+@uncounted
 def to_move(s: State) -> int:
     """The colour to move, -1 when the game is over."""
     return int(s.info[-2])
@@ -878,7 +878,7 @@ def legal_words(t: Tables, s: State, color: int, out: U64) -> int:
     return n
 
 
-@_compiled
+@uncounted
 def legal_moves(t: Tables, s: State, color: int, out: IntArray) -> int:
     """Write ``color``'s legal placements, ascending, into ``out``; return their number."""
     words = s.words
@@ -1477,6 +1477,13 @@ def play_moves(t: Tables, s: State, placements: I32, work: Work | None = None) -
     checks them.  ``work``: scratch arrays to use (:func:`work_space`)."""
     if work is None:
         work = _idle_work()
+    play_known(t, s, placements, work)
+
+
+@uncounted
+def play_known(t: Tables, s: State, placements: I32, work: Work) -> None:
+    """:func:`play_moves` with scratch arrays, without counting references
+    (the search's call before it expands a node)."""
     if placements.size > 0:
         _run(t, s, np.uint64(0), placements, np.uint64(0), placements.size, 0.0, work.none,
              work.none, -1, False, work.none64, -1, work)

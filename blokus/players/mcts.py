@@ -493,7 +493,7 @@ def _clear(tree: Tree, replies: bool) -> None:
 _SIZE, _NUM_ADJACENT, _NUM_CORNERS, _PIECE, _CELLS = 0, 1, 2, 3, 4
 
 
-@numba.njit(cache=True, nogil=True)
+@k.uncounted
 def _seat_of(seats: Seats, v: k.Views, color: int) -> int:
     seat = seats.color_seat[color]
     if seat < 0:
@@ -535,13 +535,13 @@ def num_features(variant_id: str) -> int:
 _PHASE_CENTRES = np.array(PHASES, np.float32)
 
 
-@numba.njit(cache=True, nogil=True)
+@k.uncounted
 def _base_width(t: k.Tables) -> int:
     """:func:`base_features` in compiled code."""
     return 2 * t.num_pieces + NUM_MOVE_FEATURES
 
 
-@numba.njit(cache=True, nogil=True)
+@k.uncounted
 def phase_share(t: k.Tables, v: k.Views, color: int, phase: int) -> float:
     """How much of phase ``phase`` a move of ``color`` counts: 1 at its
     centre (a share of the colour's pieces placed), falling to 0 at the
@@ -551,17 +551,17 @@ def phase_share(t: k.Tables, v: k.Views, color: int, phase: int) -> float:
     return max(0.0, 1.0 - abs(share - centre) / 0.25)
 
 
-@numba.njit(cache=True, nogil=True)
-def _marks(t: k.Tables, v: k.Views, color: int) -> npt.NDArray[np.int8]:
-    """Per cell, for the features of ``color``'s moves: 1 an opponent's
-    attach point, 2 next to one (free for that opponent), 4 an attach point
-    of ``color``, 8 a partner's, 16 around an opponent's last piece (one of
-    its attach points or next to one)."""
+@k.uncounted
+def _marks(t: k.Tables, v: k.Views, color: int, mark: I8) -> None:
+    """Per cell, for the features of ``color``'s moves, into ``mark``: 1
+    an opponent's attach point, 2 next to one (free for that opponent), 4
+    an attach point of ``color``, 8 a partner's, 16 around an opponent's
+    last piece (one of its attach points or next to one)."""
     nc = t.num_cells
     place = t.place
     forbidden, attach = v.forbidden, v.attach
     ally = t.ally[color]
-    mark = np.zeros(nc, np.int8)
+    mark[:] = 0
     for o in range(t.num_colors):
         mine = (ally >> o) & 1
         for x in range(nc):
@@ -589,15 +589,14 @@ def _marks(t: k.Tables, v: k.Views, color: int) -> npt.NDArray[np.int8]:
                 y = t.neighbors[x, i]
                 if y >= 0 and not forbidden[o, y]:
                     mark[y] |= 16
-    return mark
 
 
-@numba.njit(cache=True, nogil=True)
-def _moves_at(t: k.Tables, v: k.Views, color: int) -> tuple[F32, F32]:
-    """Per cell, how many legal moves of ``color`` and of its opponents
-    cover it (in tens)."""
-    own = np.zeros(t.num_cells, np.float32)
-    opp = np.zeros(t.num_cells, np.float32)
+@k.uncounted
+def _moves_at(t: k.Tables, v: k.Views, color: int, own: F32, opp: F32) -> None:
+    """Per cell, how many legal moves of ``color`` (into ``own``) and of its
+    opponents (into ``opp``) cover it (in tens)."""
+    own[:] = 0.0
+    opp[:] = 0.0
     ally = t.ally[color]
     one = np.uint64(1)
     for o in range(t.num_colors):
@@ -615,10 +614,9 @@ def _moves_at(t: k.Tables, v: k.Views, color: int) -> tuple[F32, F32]:
                     x &= x - one
                     for j in range(_CELLS, _CELLS + t.place[p, _SIZE]):
                         into[t.place[p, j]] += 0.1
-    return own, opp
 
 
-@numba.njit(cache=True, nogil=True)
+@k.uncounted
 def _early(t: k.Tables, v: k.Views) -> float:
     """1 at the start of the game, falling to 0 once every colour has placed
     four pieces."""
@@ -646,7 +644,10 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     the base block again for each of :data:`PHASES`, times that phase's
     share (:func:`phase_share`)."""
     early = _early(t, v)
-    mark, own, opp, edge_column, corner_column = _per_cell(t, v, color)
+    sc = scratch(t)
+    _per_cell(t, v, color, sc)
+    mark, own, opp, edge_column, corner_column = (sc.mark, sc.own, sc.opp, sc.edge_column,
+                                                  sc.corner_column)
     place = t.place
     base = t.num_pieces
     out[:n] = 0.0
@@ -692,14 +693,14 @@ def move_features(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
                 out[i, block + j] = share * out[i, j]
 
 
-@numba.njit(cache=True, nogil=True)
-def _cell_columns(t: k.Tables, v: k.Views, color: int,
-                  mark: npt.NDArray[np.int8]) -> tuple[I8, I8]:
+@k.uncounted
+def _cell_columns(t: k.Tables, v: k.Views, color: int, mark: I8, edge_column: I8,
+                  corner_column: I8) -> None:
     """Per cell, the feature column it counts in when a move of ``color``
-    shares an edge with it, and when it touches the move at a corner only."""
+    shares an edge with it (into ``edge_column``), and when it touches the
+    move at a corner only (into ``corner_column``), given its ``mark``
+    (:func:`_marks`)."""
     forbidden = v.forbidden
-    edge_column = np.empty(t.num_cells, np.int8)
-    corner_column = np.empty(t.num_cells, np.int8)
     for x in range(t.num_cells):
         m = mark[x]
         if v.board[x] >= 0:
@@ -719,26 +720,60 @@ def _cell_columns(t: k.Tables, v: k.Views, color: int,
                 if y >= 0 and not forbidden[color, y]:
                     free += 1
             corner_column[x] = _F_NEW_ATTACH + min(free, 4)
-    return edge_column, corner_column
+
+
+class Scratch(NamedTuple):
+    """Arrays the prior fills in as it works (:func:`scratch`), so that
+    working out the priors of a node's moves allocates nothing."""
+
+    mark: I8
+    """Per cell: :func:`_marks`."""
+    own: F32
+    """Per cell: :func:`_moves_at` …"""
+    opp: F32
+    edge_column: I8
+    """Per cell: :func:`_cell_columns` …"""
+    corner_column: I8
+    cover: F32
+    """Per cell: what :func:`_prior_logits` adds up for a move's cells …"""
+    edge: F32
+    """… for its edge neighbours …"""
+    corner: F32
+    """… and its corner neighbours; …"""
+    centre: F32
+    """… the weighted centre column of its cells."""
+    weights: F32
+    """The weights of the base block of columns in the colour's phase."""
+    by_piece: F32
+    """Per piece: its weights."""
 
 
 @numba.njit(cache=True, nogil=True)
-def _per_cell(t: k.Tables, v: k.Views,
-              color: int) -> tuple[npt.NDArray[np.int8], F32, F32, I8, I8]:
-    """What the features of ``color``'s moves read per cell: the marks, the
-    legal moves of its own and of the opponents covering each cell, and the
-    edge and corner columns."""
-    mark = _marks(t, v, color)
-    own, opp = _moves_at(t, v, color)
-    edge_column, corner_column = _cell_columns(t, v, color, mark)
-    return mark, own, opp, edge_column, corner_column
+def scratch(t: k.Tables) -> Scratch:
+    """A :class:`Scratch` for the variant of ``t``."""
+    nc = t.num_cells
+    return Scratch(np.zeros(nc, np.int8), np.zeros(nc, np.float32), np.zeros(nc, np.float32),
+                   np.zeros(nc, np.int8), np.zeros(nc, np.int8), np.zeros(nc, np.float32),
+                   np.zeros(nc, np.float32), np.zeros(nc, np.float32), np.zeros(nc, np.float32),
+                   np.zeros(_base_width(t), np.float32), np.zeros(t.num_pieces, np.float32))
 
 
-@numba.njit(cache=True, nogil=True)
+@k.uncounted
+def _per_cell(t: k.Tables, v: k.Views, color: int, sc: Scratch) -> None:
+    """What the features of ``color``'s moves read per cell, into ``sc``:
+    the marks, the legal moves of its own and of the opponents covering
+    each cell, and the edge and corner columns."""
+    _marks(t, v, color, sc.mark)
+    _moves_at(t, v, color, sc.own, sc.opp)
+    _cell_columns(t, v, color, sc.mark, sc.edge_column, sc.corner_column)
+
+
+@k.uncounted
 def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32, n: int,
-                  out: F32) -> None:
-    """Logits of the legal moves of ``color``: the prior weights of the
-    variant's family times the features of each move.
+                  out: F32, sc: Scratch) -> None:
+    """Logits of the legal moves ``moves[:n]`` of ``color``, into ``out``:
+    the prior weights of the variant's family times the features of each
+    move (``sc``: scratch space, :func:`scratch`).
 
     The same sum as ``weights @ move_features(...)``, taken in another
     order: the phase blocks are folded into the base block's weights first
@@ -752,7 +787,9 @@ def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
     # The weights of this colour's phase: the base block plus each phase
     # block times its share.
     width = _base_width(t)
-    w = seats.weights[:width].copy()
+    w = sc.weights
+    for j in range(width):
+        w[j] = seats.weights[j]
     for phase in range(_PHASE_CENTRES.size):
         share = phase_share(t, v, color, phase)
         if share > 0.0:
@@ -761,12 +798,11 @@ def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
                 w[j] += share * seats.weights[block + j]
     f = w[base:late]
     early = _early(t, v)
-    mark, own, opp, edge_column, corner_column = _per_cell(t, v, color)
+    _per_cell(t, v, color, sc)
+    mark, own, opp, edge_column, corner_column = (sc.mark, sc.own, sc.opp, sc.edge_column,
+                                                  sc.corner_column)
     nc = t.num_cells
-    cover = np.empty(nc, np.float32)
-    edge = np.empty(nc, np.float32)
-    corner = np.empty(nc, np.float32)
-    centre = np.empty(nc, np.float32)
+    cover, edge, corner, centre = sc.cover, sc.edge, sc.corner, sc.centre
     for x in range(nc):
         m = mark[x]
         opp_attach = m & 1
@@ -783,7 +819,7 @@ def _prior_logits(t: k.Tables, seats: Seats, v: k.Views, color: int, moves: I32,
         corner[x] = f[column]
         if column != _F_CORNER_OLD:
             corner[x] += f[_F_NEW_ON_OPP] * opp_attach
-    by_piece = np.empty(base, np.float32)
+    by_piece = sc.by_piece
     for piece in range(base):
         by_piece[piece] = w[piece] + early * w[late + piece]
     place = t.place
@@ -829,7 +865,7 @@ def _best(logits: F32, n: int, count: int) -> I32:
 
 @numba.njit(cache=True, nogil=True)
 def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.Views,
-            moves: I32, logits: F32, max_children: int, count: int, regrow: bool,
+            moves: I32, logits: F32, sc: Scratch, max_children: int, count: int, regrow: bool,
             sharpness: float) -> None:
     """Give ``node`` (at position ``s``) its best ``count`` children (0: all),
     best prior first, in a new block of the tree; children it had keep their
@@ -842,7 +878,7 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
     the best ``max_children`` without ``regrow``, or the tree is full."""
     color = k.to_move(s)
     n = k.legal_moves(t, s, color, moves)
-    _prior_logits(t, seats, v, color, moves, n, logits)
+    _prior_logits(t, seats, v, color, moves, n, logits, sc)
     pool = n  # the moves the priors are over
     if 0 < max_children < n and (count <= max_children or not regrow):
         pool = max_children
@@ -1064,9 +1100,11 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     reply2_in = reply2 if replies2 else work.none64
     num_placements = t.num_placements
     played = np.empty(1024, np.int32)  # colour, placement pairs
-    # RAVE: stamp[c * num_placements + p] == done + 1 when colour c played
-    # placement p in the current simulation.
-    stamp = np.zeros(t.num_colors * num_placements, np.int32)
+    # RAVE below the root: bit c * num_placements + p of was_played is set
+    # while the current simulation's update runs when colour c played
+    # placement p in it (a few kilobytes: it stays in the fastest cache).
+    was_played = np.zeros((t.num_colors * num_placements + 63) // 64, np.uint64)
+    one = np.uint64(1)
     # The root's RAVE goes the other way round: root_child[c * num_placements
     # + p] is the root's child for colour c's placement p (-1: none), so
     # that a simulation looks up its few moves instead of checking the
@@ -1079,6 +1117,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     info, turn_at = s.info, t.turn_at  # (info[turn_at] is k.to_move(s))
     moves = np.empty(t.num_placements, np.int32)
     logits = np.empty(t.num_placements, np.float32)
+    sc = scratch(t)
     path = np.empty(512, np.int32)  # the nodes from the root
     line = np.empty(512, np.int32)  # and their moves
     pts = np.zeros(t.num_colors, np.int32)
@@ -1090,7 +1129,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         if info[turn_at] < 0:
             break
         if num_children[root] < 0:
-            _expand(t, seats, tree, root, s, v, moves, logits, 0, 0, regrow, sharpness)
+            _expand(t, seats, tree, root, s, v, moves, logits, sc, 0, 0, regrow, sharpness)
             if num_children[root] < 0:
                 break  # the tree is full
         # Down the tree by its statistics alone, to a child never visited or
@@ -1121,13 +1160,13 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         # visit (unless the game is over there); the playout starts from it.
         # Without an expansion, the tree's moves and the playout are one call.
         if grow or (num_children[node] < 0 and visits[node] >= expand_after):
-            k.play_moves(t, s, line[:depth], work)
+            k.play_known(t, s, line[:depth], work)
             if grow:
-                _expand(t, seats, tree, node, s, v, moves, logits, max_children, grow, regrow,
-                        sharpness)
-            elif info[turn_at] >= 0:
-                _expand(t, seats, tree, node, s, v, moves, logits, max_children, first_children,
+                _expand(t, seats, tree, node, s, v, moves, logits, sc, max_children, grow,
                         regrow, sharpness)
+            elif info[turn_at] >= 0:
+                _expand(t, seats, tree, node, s, v, moves, logits, sc, max_children,
+                        first_children, regrow, sharpness)
             prev = move_of[path[depth]] if depth > 0 else -1
             prev2 = move_of[path[depth - 1]] if depth > 1 else -1
             n_played, rng[0] = k._run(t, s, rng[0], work.none, big, -1, answers, reply_in,
@@ -1140,9 +1179,6 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         _results(t, seats, s, pts, group_score, result, score_weight, score_scale,
                  stats, relative, attach_weight)
         recorded = min(n_played, played.size // 2)
-        mark = done + 1
-        for i in range(recorded):
-            stamp[played[2 * i] * num_placements + played[2 * i + 1]] = mark
         if replies:
             # Last good reply: a winner's answers are kept, a loser's forgotten.
             for i in range(1, recorded):
@@ -1178,19 +1214,27 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                 rave_n[c] += 1.0
                 rave_v[c] += result[seat_of[c]]
                 _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
+        for i in range(recorded):
+            key = played[2 * i] * num_placements + played[2 * i + 1]
+            was_played[key >> 6] |= one << np.uint64(key & 63)
         for d in range(1, depth + 1):
             n = path[d]
             visits[n] += 1.0
             value[n] += result[seat_of[n]]
             _refresh(visits, value, rave_n, rave_v, mixed, explored, n, mixed_by)
-            # RAVE: every child whose colour played its move.
+            # RAVE: every child whose colour played its move (a node's
+            # children are all moves of one colour).
             if num_children[n] > 0:
                 first = first_child[n]
+                row = color_of[first] * num_placements
                 for c in range(first, first + num_children[n]):
-                    if stamp[color_of[c] * num_placements + move_of[c]] == mark:
+                    key = row + move_of[c]
+                    if (was_played[key >> 6] >> np.uint64(key & 63)) & one:
                         rave_n[c] += 1.0
                         rave_v[c] += result[seat_of[c]]
                         _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
+        for i in range(recorded):
+            was_played[(played[2 * i] * num_placements + played[2 * i + 1]) >> 6] = 0
         done += 1
     return done
 
@@ -1202,7 +1246,7 @@ def priors_for(t: k.Tables, seats: Seats, s: k.State) -> tuple[I32, F32]:
     logits = np.empty(t.num_placements, np.float32)
     color = k.to_move(s)
     n = k.legal_moves(t, s, color, moves)
-    _prior_logits(t, seats, k.views(t, s), color, moves, n, logits)
+    _prior_logits(t, seats, k.views(t, s), color, moves, n, logits, scratch(t))
     return moves[:n].copy(), logits[:n].copy()
 
 
