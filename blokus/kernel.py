@@ -1004,11 +1004,11 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
     or :func:`_idle_work` without answers).
 
     The body of :func:`play`, :func:`playout` and :func:`policy_playout`, one
-    loop written for speed.  Every array a compiled function receives or
-    takes out of a tuple costs an atomic reference count, so the loop works
-    on the state's three flat arrays and calls nothing with array arguments;
-    it indexes with unsigned integers, which skips numba's negative-index
-    handling.
+    loop written for speed.  It is compiled :func:`uncounted` (a counted
+    function pays two atomic calls for every array it receives, those in
+    its tuples included); it works on the state's three flat arrays and
+    calls nothing with array arguments, and indexes with unsigned integers,
+    which skips numba's negative-index handling.
     """
     u0, u1, u2, u3, u4 = np.uint64(0), np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
     num_colors = t.num_colors

@@ -260,6 +260,40 @@ def test_the_selections_values_follow_the_statistics() -> None:
     check()
 
 
+def test_a_simulation_through_a_node_counts_in_its_rave() -> None:
+    """A simulation that goes through a node plays the node's move, so its
+    RAVE count is at least its visits, at the root's children (looked up
+    in ``Tree.root_child``) and below; after the tree is moved down a move
+    and after it is cleared for another game too."""
+    from blokus import kernel as k
+    from blokus.players import mcts
+
+    t = k.tables("duo")
+    tree = mcts._new_tree(300_000, int(t.num_placements), int(t.num_colors))
+    rng, cfg = k.rng_state(8), SearchParams().array("duo")
+
+    def check(root: int = 0) -> None:
+        size = int(tree.size[0])
+        below = np.arange(1, size)
+        below = below[below != root]  # (a root's visits are all the search's)
+        assert (tree.visits[below] > 0).sum() > 100
+        assert (tree.rave_n[below] >= tree.visits[below]).all()
+
+    game = random_position("duo", 5, seed=2)
+    state = k.state_from_game(game)
+    mcts.search(t, mcts.seats_for(game), tree, 0, state, 1500, rng, cfg)
+    check()
+    first, n = int(tree.first_child[0]), int(tree.num_children[0])
+    child = first + int(np.argmax(tree.visits[first:first + n]))
+    game.push(game.table.move(int(tree.move[child])))
+    mcts.search(t, mcts.seats_for(game), tree, child, k.state_from_game(game), 1500, rng, cfg)
+    check(child)
+    mcts._clear(tree, replies=True)
+    game = random_position("duo", 9, seed=3)
+    mcts.search(t, mcts.seats_for(game), tree, 0, k.state_from_game(game), 1500, rng, cfg)
+    check()
+
+
 def test_rave_results_count_against_exploring_a_move() -> None:
     """With ``rave_exploration``, a child's RAVE results shrink its prior
     term as its visits do: of two children alike but for their RAVE count

@@ -153,6 +153,13 @@ class Tree(NamedTuple):
     """``[3]``: the first-play urgency, RAVE bias and RAVE exploration that
     ``mixed`` and ``explored`` were worked out with (NaN before the first
     search)."""
+    root_child: I32
+    """For the RAVE update at the root: ``root_child[c * num_placements +
+    p]`` is the root's child for colour ``c``'s placement ``p`` (-1: none)
+    …"""
+    root_block: I32
+    """… when the root, its first child and its number of children are
+    these three (-1: the table is to be made afresh)."""
 
 
 @dataclass(frozen=True)
@@ -466,7 +473,8 @@ def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
         np.empty(k.REPLY2_SIZE * num_colors, np.int64),
         np.zeros(6 * num_colors, np.float64),
         np.zeros(capacity, np.float64), np.ones(capacity, np.float64),
-        np.full(3, np.nan),
+        np.full(3, np.nan), np.full(num_placements * num_colors, -1, np.int32),
+        np.full(3, -1, np.int32),
     )
     _clear(tree, replies=True)
     return tree
@@ -484,6 +492,7 @@ def _clear(tree: Tree, replies: bool) -> None:
                   tree.rave_v, tree.complete):
         field[0] = 0
     tree.mixed[0], tree.explored[0] = 0.0, 1.0  # (a root's are not read)
+    tree.root_block[:] = -1  # (its nodes are to be written anew)
     if replies:
         tree.reply[:] = -1
         tree.reply2[:] = -1
@@ -1077,8 +1086,8 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     first_children = int(cfg[_FIRST_CHILDREN])
     reply, reply2 = tree.reply, tree.reply2
     # The tree's arrays, taken out of it once: in the loop, an array taken
-    # out of a tuple, or passed to a function, costs two calls to count its
-    # references.
+    # out of a tuple, or passed to a function not compiled k.uncounted,
+    # costs two calls to count its references.
     move_of, seat_of, color_of = tree.move, tree.seat, tree.color
     first_child, num_children, complete = tree.first_child, tree.num_children, tree.complete
     visits, value, prior = tree.visits, tree.value, tree.prior
@@ -1105,13 +1114,10 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     # placement p in it (a few kilobytes: it stays in the fastest cache).
     was_played = np.zeros((t.num_colors * num_placements + 63) // 64, np.uint64)
     one = np.uint64(1)
-    # The root's RAVE goes the other way round: root_child[c * num_placements
-    # + p] is the root's child for colour c's placement p (-1: none), so
-    # that a simulation looks up its few moves instead of checking the
-    # root's many children (all its legal moves); the table follows the
-    # root's block of children (root_first, root_count) when it changes.
-    root_child = np.full(t.num_colors * num_placements, -1, np.int32)
-    root_first, root_count = 0, 0
+    # The root's RAVE goes the other way round (Tree.root_child): a
+    # simulation looks up its few moves instead of checking the root's many
+    # children (all its legal moves).
+    root_child, root_block = tree.root_child, tree.root_block
     s = k.copy_state(root_state)
     v = k.views(t, s)
     info, turn_at = s.info, t.turn_at  # (info[turn_at] is k.to_move(s))
@@ -1202,11 +1208,12 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         visits[root] += 1.0
         _refresh(visits, value, rave_n, rave_v, mixed, explored, root, mixed_by)
         # RAVE at the root: every child whose colour played its move.
-        if first_child[root] != root_first or num_children[root] != root_count:
-            for c in range(root_first, root_first + root_count):
-                root_child[color_of[c] * num_placements + move_of[c]] = -1
-            root_first, root_count = first_child[root], max(0, num_children[root])
-            for c in range(root_first, root_first + root_count):
+        if (root_block[0] != root or root_block[1] != first_child[root]
+                or root_block[2] != num_children[root]):
+            root_child[:] = -1
+            root_block[0], root_block[1], root_block[2] = (root, first_child[root],
+                                                           num_children[root])
+            for c in range(first_child[root], first_child[root] + max(0, num_children[root])):
                 root_child[color_of[c] * num_placements + move_of[c]] = c
         for i in range(recorded):
             c = root_child[played[2 * i] * num_placements + played[2 * i + 1]]
@@ -1636,6 +1643,11 @@ class MctsPlayer:
                     left = counts[i] * (deadline - now) / max(now - start, 1e-9)
                     if self.stop_early and _settled(tree, root, left):
                         break
+                    # Longer calls while much time is left (a call costs
+                    # tens of microseconds to start: its arguments hold
+                    # about sixty arrays), down to 64 simulations near the
+                    # deadline, which they overrun by little.
+                    chunk = int(min(max(left / 8.0, 64.0), 4096.0))
 
         if self.threads == 1:
             work(0)
