@@ -10,17 +10,22 @@ simulations from the position that is not timed (numba's loading); prints
 the move chosen, the nodes of the tree and the fastest time a simulation.
 The same search gives the same move and tree size, whatever its speed: a
 change meant to make the search faster without changing it is checked by
-comparing those two columns.  Asserts nothing.
+comparing those two columns.  With ``--seconds S``, a search with that
+time budget instead (as ``mcts:seconds=S`` plays, less its early stop),
+``--repeat`` times with seeds 0, 1, …: the median of the simulations it
+ran and of its time.  Asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import statistics
 import time
 
 from phase_speed import records  # benchmarks/phase_speed.py
 
+from blokus import sgf
 from blokus.players.mcts import MctsPlayer
 
 
@@ -32,8 +37,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--record", type=int, default=0,
                         help="which record of the variant (0: the first)")
+    parser.add_argument("--seconds", type=float,
+                        help="time a search with this budget instead")
     args = parser.parse_args()
     record = records(args.variant, args.record + 1)[args.record]
+    if args.seconds is not None:
+        timed(args, record)
+        return
     print(f"{platform.processor() or platform.machine()}, {args.variant}, record "
           f"{args.record}, {args.sims} simulations, the fastest of {args.repeat}")
     print("| ply | move | tree nodes | µs a simulation |")
@@ -49,6 +59,25 @@ def main() -> None:
             best = min(best, (time.perf_counter() - start) / args.sims * 1e6)
         nodes = int(player._trees[0].size[0])
         print(f"| {ply} | {move} | {nodes} | {best:.2f} |")
+
+
+def timed(args: argparse.Namespace, record: sgf.GameRecord) -> None:
+    print(f"{platform.processor() or platform.machine()}, {args.variant}, record "
+          f"{args.record}, {args.seconds} s a move, the median of {args.repeat}")
+    print("| ply | simulations | seconds |")
+    print("|---:|---:|---:|")
+    for ply in args.plies:
+        game = record.game(ply)
+        MctsPlayer(sims=300, seed=1, threads=1).choose(game)
+        sims, seconds = [], []
+        for seed in range(args.repeat):
+            player = MctsPlayer(sims=None, seconds=args.seconds, seed=seed, threads=1,
+                                stop_early=False)
+            start = time.perf_counter()
+            player.choose(game)
+            seconds.append(time.perf_counter() - start)
+            sims.append(player.last_sims)
+        print(f"| {ply} | {statistics.median(sims):.0f} | {statistics.median(seconds):.4f} |")
 
 
 if __name__ == "__main__":

@@ -472,7 +472,7 @@ def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
         np.empty(num_placements * num_colors, np.int32),
         np.empty(k.REPLY2_SIZE * num_colors, np.int64),
         np.zeros(6 * num_colors, np.float64),
-        np.zeros(capacity, np.float64), np.ones(capacity, np.float64),
+        np.zeros(capacity, np.float64), np.zeros(capacity, np.float64),
         np.full(3, np.nan), np.full(num_placements * num_colors, -1, np.int32),
         np.full(3, -1, np.int32),
     )
