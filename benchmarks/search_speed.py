@@ -25,7 +25,7 @@ import time
 
 from phase_speed import records  # benchmarks/phase_speed.py
 
-from blokus import sgf
+from blokus.game import Game
 from blokus.players.mcts import MctsPlayer
 
 
@@ -41,44 +41,45 @@ def main() -> None:
                         help="time a search with this budget instead")
     args = parser.parse_args()
     record = records(args.variant, args.record + 1)[args.record]
-    if args.seconds is not None:
-        timed(args, record)
-        return
+    if args.seconds is None:
+        heading = f"{args.sims} simulations, the fastest of {args.repeat}"
+        columns = ("move", "tree nodes", "µs a simulation")
+    else:
+        heading = f"{args.seconds} s a move, the median of {args.repeat}"
+        columns = ("simulations", "seconds")
     print(f"{platform.processor() or platform.machine()}, {args.variant}, record "
-          f"{args.record}, {args.sims} simulations, the fastest of {args.repeat}")
-    print("| ply | move | tree nodes | µs a simulation |")
-    print("|---:|---|---:|---:|")
+          f"{args.record}, {heading}")
+    print("| ply | " + " | ".join(columns) + " |")
+    print("|---:|" + "---:|" * len(columns))
     for ply in args.plies:
         game = record.game(ply)
-        MctsPlayer(sims=300, seed=1, threads=1).choose(game)
-        best = float("inf")
-        for _ in range(args.repeat):
-            player = MctsPlayer(sims=args.sims, seed=1, threads=1)
-            start = time.perf_counter()
-            move = player.choose(game)
-            best = min(best, (time.perf_counter() - start) / args.sims * 1e6)
-        nodes = int(player._trees[0].size[0])
-        print(f"| {ply} | {move} | {nodes} | {best:.2f} |")
+        MctsPlayer(sims=300, seed=1, threads=1).choose(game)  # (loads the search)
+        row = by_sims(args, game) if args.seconds is None else by_time(args, game)
+        print(f"| {ply} | " + " | ".join(row) + " |")
 
 
-def timed(args: argparse.Namespace, record: sgf.GameRecord) -> None:
-    print(f"{platform.processor() or platform.machine()}, {args.variant}, record "
-          f"{args.record}, {args.seconds} s a move, the median of {args.repeat}")
-    print("| ply | simulations | seconds |")
-    print("|---:|---:|---:|")
-    for ply in args.plies:
-        game = record.game(ply)
-        MctsPlayer(sims=300, seed=1, threads=1).choose(game)
-        sims, seconds = [], []
-        for seed in range(args.repeat):
-            player = MctsPlayer(sims=None, seconds=args.seconds, seed=seed, threads=1,
-                                stop_early=False)
-            start = time.perf_counter()
-            player.choose(game)
-            seconds.append(time.perf_counter() - start)
-            sims.append(player.last_sims)
-        print(f"| {ply} | {statistics.median(sims):.0f} | {statistics.median(seconds):.4f} |")
+def by_sims(args: argparse.Namespace, game: Game) -> list[str]:
+    """The move, tree size and fastest µs a simulation of ``--sims`` simulations."""
+    best = float("inf")
+    for _ in range(args.repeat):
+        player = MctsPlayer(sims=args.sims, seed=1, threads=1)
+        start = time.perf_counter()
+        move = player.choose(game)
+        best = min(best, (time.perf_counter() - start) / args.sims * 1e6)
+    return [str(move), str(int(player._trees[0].size[0])), f"{best:.2f}"]
 
+
+def by_time(args: argparse.Namespace, game: Game) -> list[str]:
+    """The median simulations and seconds of a search of ``--seconds``."""
+    sims, seconds = [], []
+    for seed in range(args.repeat):
+        player = MctsPlayer(sims=None, seconds=args.seconds, seed=seed, threads=1,
+                            stop_early=False)
+        start = time.perf_counter()
+        player.choose(game)
+        seconds.append(time.perf_counter() - start)
+        sims.append(player.last_sims)
+    return [f"{statistics.median(sims):.0f}", f"{statistics.median(seconds):.4f}"]
 
 if __name__ == "__main__":
     main()
