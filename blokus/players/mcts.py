@@ -1109,8 +1109,8 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     reply2_in = reply2 if replies2 else work.none64
     num_placements = t.num_placements
     played = np.empty(1024, np.int32)  # colour, placement pairs
-    # RAVE below the root: bit c * num_placements + p of was_played is set
-    # while the current simulation's update runs when colour c played
+    # RAVE below the root: while a simulation's update runs, bit
+    # c * num_placements + p of was_played is set if colour c played
     # placement p in it (a few kilobytes: it stays in the fastest cache).
     was_played = np.zeros((t.num_colors * num_placements + 63) // 64, np.uint64)
     one = np.uint64(1)
