@@ -595,21 +595,38 @@ def test_rave_exploration_by_variant() -> None:
 def test_playout_defaults_by_variant() -> None:
     """The playouts answer the last pieces in Duo, Junior and Trigon (in
     Trigon weighting big pieces more and following the early size schedule),
-    not in Classic; a value given explicitly wins over the default."""
-    from blokus.players.mcts import _ANSWERS, _EARLY_SIZES
+    and as in Trigon in four-player Classic with a long enough time budget;
+    not in Classic otherwise; a value given explicitly wins over the
+    default."""
+    from blokus.players.mcts import _ANSWERS, _EARLY_SIZES, ANSWERS_SECONDS
 
-    def playouts(variant: str, **params: Any) -> tuple[float, float]:
-        cfg = SearchParams(**params).array(variant)
+    def playouts(variant: str, seconds: float | None = None,
+                 **params: Any) -> tuple[float, float]:
+        cfg = SearchParams(**params).array(variant, seconds)
         return float(cfg[_ANSWERS]), float(cfg[_EARLY_SIZES])
 
-    assert playouts("duo") == playouts("junior") == (3.0, 0.0)
-    for variant in ("trigon", "trigon_2", "trigon_3"):
-        assert playouts(variant) == (5.0, 1.0)
-    for variant in ("classic", "classic_2", "classic_3"):
-        assert playouts(variant) == (0.0, 0.0)
+    long = ANSWERS_SECONDS["classic"]
+    for seconds in (None, 0.01, long, 50.0):
+        assert playouts("duo", seconds) == playouts("junior", seconds) == (3.0, 0.0)
+        for variant in ("trigon", "trigon_2", "trigon_3"):
+            assert playouts(variant, seconds) == (5.0, 1.0)
+        for variant in ("classic_2", "classic_3"):
+            assert playouts(variant, seconds) == (0.0, 0.0)
+    for seconds in (None, 0.01, long / 2):
+        assert playouts("classic", seconds) == (0.0, 0.0)
+    for seconds in (long, 50.0):
+        assert playouts("classic", seconds) == (5.0, 1.0)
+        assert playouts("classic", seconds, answers=0.0) == (0.0, 1.0)
+        assert playouts("classic", seconds, early_sizes=False) == (5.0, 0.0)
     assert playouts("trigon", answers=0.0, early_sizes=False) == (0.0, 0.0)
     assert playouts("classic", answers=2.0, early_sizes=True) == (2.0, 1.0)
     assert float(SearchParams().array()[_ANSWERS]) == 0.0  # no variant: off
+    assert float(SearchParams().array(None, long)[_ANSWERS]) == 0.0
+    # A player's search: by its budget.
+    for seconds, expected in ((None, 0.0), (0.02, 0.0), (long, 5.0)):
+        player = MctsPlayer(sims=None if seconds else 100, seconds=seconds)
+        cfg = player._config("classic", seconds, fills_tree=False)
+        assert float(cfg[_ANSWERS]) == expected
 
 
 def position_with_moves(variant: str, count: int, seed: int) -> Game:
@@ -832,11 +849,11 @@ def test_a_budget_that_could_fill_the_tree_makes_nodes_with_fewer_children() -> 
     from blokus.players.mcts import _EXPAND_AFTER, _FIRST_CHILDREN
 
     plain = MctsPlayer(sims=1000)
-    assert float(plain._config("duo", timed=False, fills_tree=False)[_FIRST_CHILDREN]) == 48.0
-    assert float(plain._config("duo", timed=False, fills_tree=True)[_FIRST_CHILDREN]) == 8.0
-    assert float(plain._config("duo", timed=True, fills_tree=False)[_EXPAND_AFTER]) == 4.0
+    assert float(plain._config("duo", None, fills_tree=False)[_FIRST_CHILDREN]) == 48.0
+    assert float(plain._config("duo", None, fills_tree=True)[_FIRST_CHILDREN]) == 8.0
+    assert float(plain._config("duo", 0.1, fills_tree=False)[_EXPAND_AFTER]) == 4.0
     given = MctsPlayer(sims=1000, params=SearchParams(first_children=16.0, expand_after=3.0))
-    cfg = given._config("duo", timed=True, fills_tree=True)
+    cfg = given._config("duo", 0.1, fills_tree=True)
     assert float(cfg[_FIRST_CHILDREN]) == 16.0 and float(cfg[_EXPAND_AFTER]) == 3.0
 
 

@@ -11,10 +11,11 @@ over a colour's game, see :data:`PHASES`), expansion of one node
 per simulation, a playout to the end of the game (a colour plays its last
 good reply when it is legal: the move with which it answered the two moves,
 or else the one move, before its turn in the last simulation it won; else,
-in Duo, Junior and Trigon, a move answering the opponents' last pieces if
-it has one; else half of the moves are chosen among the largest pieces
-available, the others uniformly at random, in Trigon among the pieces of
-the early size schedule),
+in Duo, Junior and Trigon, and in four-player Classic with a time budget
+of at least :data:`ANSWERS_SECONDS`, a move answering the opponents' last
+pieces if it has one; else half of the moves are chosen among the largest
+pieces available, the others uniformly at random, in Trigon and where
+Classic answers among the pieces of the early size schedule),
 and the result of every seat backed up along the path.  RAVE counts a move
 as played in a simulation when its colour played it, in the tree or in the
 playout.  A seat's result is its place against the other groups (1 win, 0 loss,
@@ -90,7 +91,7 @@ __all__ = [
     "WEIGHTS_FILE",
     "default_answers", "default_early_sizes", "default_rave_exploration",
     "default_relative_score", "default_attach_weight", "default_sharpness",
-    "default_opening_by_prior", "OPENING_BY_PRIOR_SECONDS",
+    "default_opening_by_prior", "OPENING_BY_PRIOR_SECONDS", "ANSWERS_SECONDS",
 ]
 
 F32 = npt.NDArray[np.float32]
@@ -230,7 +231,7 @@ class SearchParams:
     """Playout policy: the moves not chosen among the largest pieces are
     chosen among the pieces the kernel's size schedule allows early in the
     game (``Tables.min_size``; the answers always are).  ``None``:
-    :func:`default_early_sizes` of the variant."""
+    :func:`default_early_sizes` of the variant and the time budget."""
     regrow: bool = True
     """A node (below the root, or a root reused from the last move's tree)
     goes on getting more children past the best ``max_children``, up to all
@@ -260,7 +261,7 @@ class SearchParams:
     (:func:`blokus.kernel.guided_playout`: a move covering the most cells
     around their last pieces, one of ``k`` cells drawn with weight
     ``answers ** k``), before a move is drawn by ``big_pieces``.  ``None``:
-    :func:`default_answers` of the variant."""
+    :func:`default_answers` of the variant and the time budget."""
 
     opening_by_prior: int | None = None
     """A :class:`MctsPlayer` plays a colour's first this many pieces by the
@@ -277,11 +278,17 @@ class SearchParams:
             return self.opening_by_prior
         return default_opening_by_prior(variant_id, seconds)
 
-    def array(self, variant_id: str | None = None) -> npt.NDArray[np.float64]:
+    def array(self, variant_id: str | None = None,
+              seconds: float | None = None) -> npt.NDArray[np.float64]:
         """The parameters as the compiled search reads them (defaults that
-        depend on the variant for ``variant_id``; without one, off)."""
-        answers = _or_default(self.answers, default_answers, variant_id, 0.0)
-        early_sizes = _or_default(self.early_sizes, default_early_sizes, variant_id, False)
+        depend on the variant for ``variant_id``; without one, off), for a
+        search of ``seconds`` a move (None: a simulation budget)."""
+        answers = self.answers
+        if answers is None:
+            answers = default_answers(variant_id, seconds) if variant_id else 0.0
+        early_sizes = self.early_sizes
+        if early_sizes is None:
+            early_sizes = default_early_sizes(variant_id, seconds) if variant_id else False
         rave_exploration = _or_default(self.rave_exploration, default_rave_exploration,
                                        variant_id, 0.0)
         relative_score = _or_default(self.relative_score, default_relative_score,
@@ -314,24 +321,51 @@ def _or_default(value: _T | None, default: Callable[[str], _T], variant_id: str 
     return default(variant_id) if variant_id else off
 
 
-def default_answers(variant_id: str) -> float:
-    """:attr:`SearchParams.answers` by default: 3.0 with two colours (Duo
-    and Junior; in Duo it beat the playouts without answers against Pentobi
-    at equal time); 5.0 in Trigon, with :func:`default_early_sizes` (at the
+def default_answers(variant_id: str, seconds: float | None = None) -> float:
+    """:attr:`SearchParams.answers` by default, for a search of ``seconds``
+    a move (None: a simulation budget): 3.0 with two colours (Duo and
+    Junior; in Duo it beat the playouts without answers against Pentobi at
+    equal time); 5.0 in Trigon, with :func:`default_early_sizes` (at the
     simulation counts of Pentobi's level 4 it turned a loss of 10.9 points a
-    game to that level into a win of 0.5); off in Classic with three or four
-    colours, where it has not been shown to pay for its cost
-    (docs/ladder.md)."""
+    game to that level into a win of 0.5); 5.0 in four-player Classic with a
+    time budget of at least :data:`ANSWERS_SECONDS` a move, with
+    :func:`default_early_sizes` (against Pentobi's level 6 at equal time,
+    55.0% of 600 games where the playouts without answers scored 47.1%
+    beside them); off in Classic otherwise, where it has not been shown to
+    pay for its cost (at level 5's time, 49.5% of 1,200 and 47.7% of
+    1,600 games against 47.3% and 48.1%; not measured in Classic for two
+    or three; docs/ladder.md)."""
     v = find_variant(variant_id)
     if v.num_colors == 2:
         return 3.0
-    return 5.0 if v.board.kind == "triangle" else 0.0
+    if v.board.kind == "triangle" or _long_enough_to_answer(v, seconds):
+        return 5.0
+    return 0.0
 
 
-def default_early_sizes(variant_id: str) -> bool:
-    """:attr:`SearchParams.early_sizes` by default: on in Trigon (with the
-    answers of :func:`default_answers`), off elsewhere."""
-    return find_variant(variant_id).board.kind == "triangle"
+def default_early_sizes(variant_id: str, seconds: float | None = None) -> bool:
+    """:attr:`SearchParams.early_sizes` by default, for a search of
+    ``seconds`` a move (None: a simulation budget): on in Trigon and where
+    four-player Classic answers (with the answers of
+    :func:`default_answers`), off elsewhere."""
+    v = find_variant(variant_id)
+    return v.board.kind == "triangle" or _long_enough_to_answer(v, seconds)
+
+
+ANSWERS_SECONDS: dict[str, float] = {"classic": 0.1}
+"""By variant, the shortest time budget a move at which the playouts answer
+the opponents' last pieces where they otherwise do not
+(:func:`default_answers`).  In four-player Classic the answers cost about
+half the simulations early in a game; at Pentobi's level-6 time (about
+0.12 s a move) they won more games than they lost by it, at its level-5
+time (about 0.022 s) not; budgets between those and longer ones (level 9)
+were not measured."""
+
+
+def _long_enough_to_answer(v: Variant, seconds: float | None) -> bool:
+    """Whether a search of ``seconds`` a move answers in ``v`` by
+    :data:`ANSWERS_SECONDS`."""
+    return seconds is not None and seconds >= ANSWERS_SECONDS.get(v.id, math.inf)
 
 
 def default_rave_exploration(variant_id: str) -> float:
@@ -1541,15 +1575,18 @@ class MctsPlayer:
                     return state
         return k.state_from_game(game)
 
-    def _config(self, variant_id: str, timed: bool, fills_tree: bool) -> npt.NDArray[np.float64]:
-        """The parameters of a search, with the defaults that depend on the
-        budget: nodes made with fewer children when the expected simulations
-        could fill the tree (:attr:`SearchParams.first_children`), later
-        expansion with a time budget (:attr:`SearchParams.expand_after`)."""
-        cfg = self.params.array(variant_id)
+    def _config(self, variant_id: str, seconds: float | None,
+                fills_tree: bool) -> npt.NDArray[np.float64]:
+        """The parameters of a search of ``seconds`` a move (None: a
+        simulation budget), with the defaults that depend on the budget:
+        nodes made with fewer children when the expected simulations could
+        fill the tree (:attr:`SearchParams.first_children`), later expansion
+        with a time budget (:attr:`SearchParams.expand_after`), the playouts'
+        answers (:func:`default_answers`)."""
+        cfg = self.params.array(variant_id, seconds)
         if self.params.first_children is None and fills_tree:
             cfg[_FIRST_CHILDREN] = _FIRST_CHILDREN_SMALL
-        if self.params.expand_after is None and timed:
+        if self.params.expand_after is None and seconds is not None:
             cfg[_EXPAND_AFTER] = _EXPAND_AFTER_TIMED
         return cfg
 
@@ -1609,7 +1646,7 @@ class MctsPlayer:
         for tree in self._trees:
             tree.stats[:] = 0.0  # each search measures its own playouts
         self._tree_game = None  # (until this search ends)
-        cfg = self._config(game.variant.id, timed=seconds is not None,
+        cfg = self._config(game.variant.id, seconds,
                            fills_tree=_NODES_A_SIMULATION * expected > capacity)
         deadline = None
         start = planned = 0.0
