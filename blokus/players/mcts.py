@@ -14,8 +14,8 @@ or else the one move, before its turn in the last simulation it won; else,
 in Duo, Junior and Trigon, and in four-player Classic with a time budget
 of at least :data:`ANSWERS_SECONDS`, a move answering the opponents' last
 pieces if it has one; else half of the moves are chosen among the largest
-pieces available, the others uniformly at random, in Trigon and where
-Classic answers among the pieces of the early size schedule),
+pieces available, the others uniformly at random (in Trigon, and where
+Classic answers, among the pieces of the early size schedule)),
 and the result of every seat backed up along the path.  RAVE counts a move
 as played in a simulation when its colour played it, in the tree or in the
 playout.  A seat's result is its place against the other groups (1 win, 0 loss,
@@ -329,9 +329,9 @@ def default_answers(variant_id: str, seconds: float | None = None) -> float:
     simulation counts of Pentobi's level 4 it turned a loss of 10.9 points a
     game to that level into a win of 0.5); 5.0 in four-player Classic with a
     time budget of at least :data:`ANSWERS_SECONDS` a move, with
-    :func:`default_early_sizes` (against Pentobi's level 6 at equal time,
-    55.0% of 600 games where the playouts without answers scored 47.1%
-    beside them); off in Classic otherwise, where it has not been shown to
+    :func:`default_early_sizes` (against Pentobi's level 6 at about equal
+    time, 54.1% of 800 games where the playouts without answers scored
+    47.2% beside them); off in Classic otherwise, where it has not been shown to
     pay for its cost (at level 5's time, 49.5% of 1,200 and 47.7% of
     1,600 games against 47.3% and 48.1%; not measured in Classic for two
     or three; docs/ladder.md)."""
