@@ -357,8 +357,8 @@ ANSWERS_SECONDS: dict[str, float] = {"classic": 0.1}
 the opponents' last pieces where they otherwise do not
 (:func:`default_answers`).  In four-player Classic the answers cost about
 half the simulations early in a game; at Pentobi's level-6 time (about
-0.12 s a move) they won more games than they lost by it, at its level-5
-time (about 0.022 s) not; budgets between those and longer ones (level 9)
+0.12 s a move) they were worth that, at its level-5 time (about 0.022 s)
+they only paid for it; budgets between those and longer ones (level 9)
 were not measured."""
 
 
