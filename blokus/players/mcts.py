@@ -283,12 +283,11 @@ class SearchParams:
         """The parameters as the compiled search reads them (defaults that
         depend on the variant for ``variant_id``; without one, off), for a
         search of ``seconds`` a move (None: a simulation budget)."""
-        answers = self.answers
-        if answers is None:
-            answers = default_answers(variant_id, seconds) if variant_id else 0.0
-        early_sizes = self.early_sizes
-        if early_sizes is None:
-            early_sizes = default_early_sizes(variant_id, seconds) if variant_id else False
+        answers = _or_default(self.answers, functools.partial(default_answers, seconds=seconds),
+                              variant_id, 0.0)
+        early_sizes = _or_default(self.early_sizes,
+                                  functools.partial(default_early_sizes, seconds=seconds),
+                                  variant_id, False)
         rave_exploration = _or_default(self.rave_exploration, default_rave_exploration,
                                        variant_id, 0.0)
         relative_score = _or_default(self.relative_score, default_relative_score,
