@@ -937,6 +937,8 @@ def random_move(t: Tables, s: State, rng: U64) -> int:
 
 _KEPT = 1024
 """Room for the moves the playout policy keeps to draw from."""
+_REDRAWS = 64
+"""How many times a playout may draw a move again for its piece's weight."""
 
 
 class Work(NamedTuple):
@@ -953,6 +955,10 @@ class Work(NamedTuple):
     cumulative: F64
     none: I32
     none64: I64
+    gamma: F64
+    """Empty, or each piece's weight among all legal moves (:func:`work_space`)."""
+    answer_weight: F64
+    """Empty, or each piece's weight among the answers (:func:`work_space`)."""
 
 
 @_compiled
@@ -960,16 +966,46 @@ def _idle_work() -> Work:
     """Empty scratch arrays, for playouts without answers."""
     return Work(np.empty(0, np.float64), np.empty(0, np.int8), np.empty(0, np.int32),
                 np.empty(0, np.uint64), np.empty(0, np.int32), np.empty(0, np.float64),
-                np.empty(0, np.int32), np.empty(0, np.int64))
+                np.empty(0, np.int32), np.empty(0, np.int64), np.empty(0, np.float64),
+                np.empty(0, np.float64))
 
 
 @_compiled
-def work_space(t: Tables) -> Work:
-    """Fresh scratch arrays for the playouts of ``t``'s variant."""
+def _piece_weights(t: Tables, size_factor: float, attach_factor: float) -> F64:
+    """Each piece's weight ``size_factor ** k * attach_factor ** (a - 1)``,
+    ``k`` its cells and ``a`` its attach points (the diagonal neighbours of
+    its cells that touch none of them by an edge, counted as in the middle
+    of the board), as Pentobi's playouts weight their moves."""
+    most = np.zeros(t.num_pieces, np.int64)
+    for q in range(t.num_placements):
+        piece = t.place[q, _PIECE]
+        most[piece] = max(most[piece], t.place[q, _NUM_CORNERS])
+    weights = np.empty(t.num_pieces, np.float64)
+    for piece in range(t.num_pieces):
+        weights[piece] = size_factor ** t.piece_size[piece] * attach_factor ** (most[piece] - 1)
+    return weights
+
+
+@_compiled
+def work_space(t: Tables, answers: float = 0.0, piece_weight: float = 0.0,
+               attach_factor: float = 1.0) -> Work:
+    """Fresh scratch arrays for the playouts of ``t``'s variant.  With
+    ``piece_weight`` positive, a random move is drawn with its piece's
+    weight (:func:`_piece_weights` of ``piece_weight`` and
+    ``attach_factor``) instead of uniformly; with ``attach_factor`` other
+    than 1 and ``answers`` positive, an answer is drawn with its piece's
+    weight (of ``answers`` and ``attach_factor``) instead of ``answers **
+    k`` (:func:`_run`)."""
+    gamma = np.empty(0, np.float64)
+    if piece_weight > 0.0:
+        gamma = _piece_weights(t, piece_weight, attach_factor)
+    answer_weight = np.empty(0, np.float64)
+    if answers > 0.0 and attach_factor != 1.0:
+        answer_weight = _piece_weights(t, answers, attach_factor)
     return Work(np.empty(t.max_size + 1, np.float64), np.zeros(t.num_cells, np.int8),
                 np.empty(t.num_cells, np.int32), np.zeros(5 * t.num_words, np.uint64),
                 np.empty(_KEPT, np.int32), np.empty(_KEPT, np.float64),
-                np.empty(0, np.int32), np.empty(0, np.int64))
+                np.empty(0, np.int32), np.empty(0, np.int64), gamma, answer_weight)
 
 
 @uncounted
@@ -1036,6 +1072,10 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
     policy = answers > 0.0
     weight, value, local = work.weight, work.value, work.local
     cand, kept, cumulative = work.cand, work.kept, work.cumulative
+    gamma = work.gamma
+    weighted = gamma.size > 0
+    answer_weight = work.answer_weight
+    by_piece = answer_weight.size > 0
     num_kept = kept.size
     ally, neighbors, last_move_at = t.ally, t.neighbors, t.last_move_at
     num_neighbors = neighbors.shape[1]
@@ -1175,7 +1215,10 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                     while y and n < num_kept:  # (with more, the last have no chance)
                         q = int(np.int64(w * np.uint64(64) + _trailing_zeros(y)))
                         y &= y - u1
-                        worth += weight[place[q, _SIZE]]
+                        if by_piece:
+                            worth += answer_weight[place[q, _PIECE]]
+                        else:
+                            worth += weight[place[q, _SIZE]]
                         kept[n] = q
                         cumulative[n] = worth
                         n += 1
@@ -1264,36 +1307,68 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                 # than when the turn comes to the colour.
                 flags[done_at + color] = 1
             else:
-                if not big:
-                    seed, bits = _splitmix(seed)
-                r = _below(bits, total)
                 for i in range(num_live, num_live + u4):
                     words[per_word + i] = u0
-                at = per_word
-                while True:  # four words at a time (it stops before the end)
-                    k = words[at] + words[at + u1] + words[at + u2] + words[at + u3]
-                    if r < k:
+                # With piece weights, a drawn move is kept with probability
+                # its weight over the most a piece left to the colour weighs
+                # (the low half of its random bits decides), else drawn
+                # again: at most _REDRAWS times, then the last is kept.
+                # The counts become running totals, searched by halving.
+                heaviest = 0.0
+                if weighted:
+                    for q in range(num_pieces):
+                        if flags[left_at + color * num_pieces + q]:
+                            heaviest = max(heaviest, gamma[q])
+                    running = u0
+                    for i in range(num_live):
+                        running += words[per_word + i]
+                        words[per_word + i] = running
+                for attempt in range(_REDRAWS + 1):
+                    if weighted or (attempt == 0 and not big):
+                        seed, bits = _splitmix(seed)
+                    r = _below(bits, total)
+                    if weighted:
+                        first, last = u0, num_live - u1
+                        while first < last:
+                            middle = (first + last) >> u1
+                            if words[per_word + middle] > r:
+                                last = middle
+                            else:
+                                first = middle + u1
+                        if first:
+                            r -= words[per_word + first - u1]
+                        entry = first
+                    else:
+                        at = per_word
+                        while True:  # four words at a time (it stops before the end)
+                            k = words[at] + words[at + u1] + words[at + u2] + words[at + u3]
+                            if r < k:
+                                break
+                            r -= k
+                            at += u4
+                        while r >= words[at]:
+                            r -= words[at]
+                            at += u1
+                        entry = at - per_word
+                    at = lo + entry if dense else words[counts + entry]
+                    x = words[at] & words[allowed + at] & words[reach + at] & size_mask[row + at]
+                    # The r-th lowest set bit of x: halve the search three times.
+                    bit = u0
+                    for half in (np.uint64(32), np.uint64(16), np.uint64(8)):
+                        k = _popcount(x & ((u1 << half) - u1))
+                        skip = np.uint64(r >= k)
+                        r -= k * skip
+                        x >>= half * skip
+                        bit += half * skip
+                    while r > u0:
+                        x &= x - u1
+                        r -= u1
+                    p = int(np.int64(at * np.uint64(64) + bit + _trailing_zeros(x)))
+                    if not weighted:
                         break
-                    r -= k
-                    at += u4
-                while r >= words[at]:
-                    r -= words[at]
-                    at += u1
-                entry = at - per_word
-                at = lo + entry if dense else words[counts + entry]
-                x = words[at] & words[allowed + at] & words[reach + at] & size_mask[row + at]
-                # The r-th lowest set bit of x: halve the search three times.
-                bit = u0
-                for half in (np.uint64(32), np.uint64(16), np.uint64(8)):
-                    k = _popcount(x & ((u1 << half) - u1))
-                    skip = np.uint64(r >= k)
-                    r -= k * skip
-                    x >>= half * skip
-                    bit += half * skip
-                while r > u0:
-                    x &= x - u1
-                    r -= u1
-                p = int(np.int64(at * np.uint64(64) + bit + _trailing_zeros(x)))
+                    chance = (bits & np.uint64(0xFFFFFFFF)) * (1.0 / 4294967296.0)
+                    if chance * heaviest < gamma[place[p, _PIECE]]:
+                        break
 
         if p >= 0:
             # The next colour's replies, fetched while this move is played.

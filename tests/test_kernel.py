@@ -421,6 +421,78 @@ def test_guided_playout_answers_the_last_moves(variant: str) -> None:
     assert answered > 0
 
 
+def test_piece_weights_count_attach_points() -> None:
+    """A piece's weight in the playouts is ``size_factor ** k *
+    attach_factor ** (a - 1)``, ``a`` its attach points as in the middle
+    of the board; the answers' weights use ``answers`` as the size factor;
+    the weights are off (empty) by default."""
+    attach_points = {"1": 4, "O": 4, "I5": 4, "T4": 6, "X": 8}  # counted by hand
+    for variant in ("duo", "classic"):
+        t = kernel.tables(variant)
+        pieces = Game(variant).variant.piece_set
+        work = kernel.work_space(t, 5.0, 2.0, 3.0)
+        for name, a in attach_points.items():
+            piece = pieces[name]
+            assert work.gamma[piece.index] == pytest.approx(2.0 ** piece.size * 3.0 ** (a - 1))
+            assert work.answer_weight[piece.index] == pytest.approx(
+                5.0 ** piece.size * 3.0 ** (a - 1))
+        plain = kernel.work_space(t)
+        assert plain.gamma.size == 0 and plain.answer_weight.size == 0
+        assert kernel.work_space(t, 3.0).answer_weight.size == 0  # (attach_factor 1)
+
+
+def first_moves(variant: str, work: kernel.Work, seeds: int) -> list[int]:
+    """The first move of ``seeds`` guided playouts from the start, without
+    answers or replies (so drawn among all legal moves)."""
+    t = kernel.tables(variant)
+    played = np.empty(2, np.int32)
+    moves = []
+    for seed in range(seeds):
+        kernel.guided_playout(t, kernel.new_state(t), kernel.rng_state(seed), 0.0, False,
+                              NO_MOVES, np.empty(0, np.int64), -1, -1, played, 0.0, work)
+        moves.append(int(played[1]))
+    return moves
+
+
+def test_piece_weights_draw_the_heavy_pieces() -> None:
+    """With piece weights, a playout's random move favours the heavy pieces:
+    in Duo's first move, a weight of 50 a cell plays pentominoes almost
+    always where the uniform draw often does not, and with a weight of 3 an
+    attach point, X (the one piece with 8) is played as often as its
+    weight says, several times as often as uniformly; the games stay legal
+    (the rules engine replays them)."""
+    t = kernel.tables("duo")
+    x = Game("duo").variant.piece_set["X"].index
+    sizes, pieces = t.place[:, 0], t.place[:, 3]
+    uniform = first_moves("duo", kernel.work_space(t), 400)
+    by_size = first_moves("duo", kernel.work_space(t, 0.0, 50.0, 1.0), 400)
+    work = kernel.work_space(t, 0.0, 1.0, 3.0)
+    by_attach = first_moves("duo", work, 400)
+    out = np.empty(t.num_placements, np.int32)
+    legal = out[:kernel.legal_moves(t, kernel.new_state(t), 0, out)]
+    weights = work.gamma[pieces[legal]]
+    expected = weights[pieces[legal] == x].sum() / weights.sum()
+    assert np.mean(sizes[uniform] == 5) < 0.9
+    assert np.mean(sizes[by_size] == 5) > 0.97
+    assert np.mean(pieces[uniform] == x) < expected / 3
+    assert abs(np.mean(pieces[by_attach] == x) - expected) < 0.06
+    played = np.empty(512, np.int32)
+    for variant in ("duo", "classic", "trigon"):
+        tv = kernel.tables(variant)
+        work = kernel.work_space(tv, 3.0, 3.0, 1.8)
+        for seed in range(3):
+            n = kernel.guided_playout(tv, kernel.new_state(tv), kernel.rng_state(seed), 0.5,
+                                      True, NO_MOVES, np.empty(0, np.int64), -1, -1, played,
+                                      3.0, work)
+            game = Game(variant)
+            for i in range(n):
+                p = int(played[2 * i + 1])
+                assert game.turn == played[2 * i]
+                assert p in set(game.legal_moves.indices()), f"{variant} ply {game.ply}"
+                game.push_index(p)
+            assert game.turn is None
+
+
 def test_smart_playout_to_the_end() -> None:
     """Without a limit the smart playout ends the game, reproducibly; the
     first two rounds of Duo are played with five-cell pieces."""

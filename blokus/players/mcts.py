@@ -262,6 +262,16 @@ class SearchParams:
     around their last pieces, one of ``k`` cells drawn with weight
     ``answers ** k``), before a move is drawn by ``big_pieces``.  ``None``:
     :func:`default_answers` of the variant and the time budget."""
+    piece_weight: float = 0.0
+    """Playout policy: if positive, a move not drawn among the largest
+    pieces (``big_pieces``) is drawn with a weight for its piece,
+    ``piece_weight ** k * attach_factor ** (a - 1)`` for a piece of ``k``
+    cells with ``a`` attach points, as Pentobi's playouts draw them
+    (:func:`blokus.kernel.work_space`), instead of uniformly.  0: off."""
+    attach_factor: float = 1.0
+    """Playout policy: the factor of each attach point of a piece past the
+    first in its weight, among all moves (with ``piece_weight``) and
+    among the answers (``answers ** k * attach_factor ** (a - 1)``)."""
 
     opening_by_prior: int | None = None
     """A :class:`MctsPlayer` plays a colour's first this many pieces by the
@@ -304,7 +314,8 @@ class SearchParams:
                          float(self.regrow),
                          _FIRST_CHILDREN_DEFAULT if self.first_children is None
                          else self.first_children, rave_exploration, self.score_scale,
-                         float(relative_score), attach_weight],
+                         float(relative_score), attach_weight, self.piece_weight,
+                         self.attach_factor],
                         np.float64)
 
 
@@ -484,6 +495,7 @@ _EXPLORATION, _RAVE_BIAS, _SCORE_WEIGHT, _FPU, _BIG_PIECES = 0, 1, 2, 3, 4
 _MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER, _ANSWERS, _SHARPNESS = 5, 6, 7, 8, 9, 10
 _LAST_GOOD_REPLY, _EARLY_SIZES, _REPLY2, _REGROW, _FIRST_CHILDREN = 11, 12, 13, 14, 15
 _RAVE_EXPLORATION, _SCORE_SCALE, _RELATIVE_SCORE, _ATTACH_WEIGHT = 16, 17, 18, 19
+_PIECE_WEIGHT, _ATTACH_FACTOR = 20, 21
 # SearchParams.first_children when it is None: in general, and where the
 # tree could fill up (_NODES_A_SIMULATION nodes a simulation with the first).
 _FIRST_CHILDREN_DEFAULT, _FIRST_CHILDREN_SMALL, _NODES_A_SIMULATION = 48.0, 8.0, 9
@@ -1131,7 +1143,8 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         for c in range(tree.size[0]):
             _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
     color_seat = seats.color_seat
-    work = k.work_space(t)  # the playouts' scratch arrays
+    work = k.work_space(t, max(answers, 0.0), cfg[_PIECE_WEIGHT],
+                        cfg[_ATTACH_FACTOR])  # the playouts' scratch arrays
     # The playouts are k.guided_playout's: k._run, called as it calls it but
     # without that call in between (each array passed to a function costs
     # two calls to count its references).
