@@ -84,9 +84,10 @@ answers[, work, forced]) -> int``
     Flags every colour out of moves as ``done``, as :func:`state_from_game`
     does: a state played move by move then searches as one built from the
     game.
-``work_space(t) -> Work``
+``work_space(t, answers=0, piece_weight=0, attach_factor=1) -> Work``
     The playouts' scratch arrays, made once for many playouts, so that a
-    search's loop allocates nothing.
+    search's loop allocates nothing, with the pieces' weights the playouts
+    draw their moves by, if any.
 
 Python helpers: :func:`tables`, :func:`state_from_game`, :func:`rng_state`,
 :func:`random_games` (many random games in compiled code, used by
@@ -955,7 +956,7 @@ class Work(NamedTuple):
     cumulative: F64
     none: I32
     none64: I64
-    gamma: F64
+    draw_weight: F64
     """Empty, or each piece's weight among all legal moves (:func:`work_space`)."""
     answer_weight: F64
     """Empty, or each piece's weight among the answers (:func:`work_space`)."""
@@ -996,16 +997,16 @@ def work_space(t: Tables, answers: float = 0.0, piece_weight: float = 0.0,
     than 1 and ``answers`` positive, an answer is drawn with its piece's
     weight (of ``answers`` and ``attach_factor``) instead of ``answers **
     k`` (:func:`_run`)."""
-    gamma = np.empty(0, np.float64)
+    draw_weight = np.empty(0, np.float64)
     if piece_weight > 0.0:
-        gamma = _piece_weights(t, piece_weight, attach_factor)
+        draw_weight = _piece_weights(t, piece_weight, attach_factor)
     answer_weight = np.empty(0, np.float64)
     if answers > 0.0 and attach_factor != 1.0:
         answer_weight = _piece_weights(t, answers, attach_factor)
     return Work(np.empty(t.max_size + 1, np.float64), np.zeros(t.num_cells, np.int8),
                 np.empty(t.num_cells, np.int32), np.zeros(5 * t.num_words, np.uint64),
                 np.empty(_KEPT, np.int32), np.empty(_KEPT, np.float64),
-                np.empty(0, np.int32), np.empty(0, np.int64), gamma, answer_weight)
+                np.empty(0, np.int32), np.empty(0, np.int64), draw_weight, answer_weight)
 
 
 @uncounted
@@ -1033,7 +1034,10 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
 
     A random move is uniform among the legal moves, except that with
     probability ``big / 2**32`` it is uniform among the legal moves of the
-    largest piece size the colour can play.  With no limit, the turn passes
+    largest piece size the colour can play; with ``work.draw_weight``, it
+    is drawn with its piece's weight instead of uniformly (and with
+    ``work.answer_weight``, an answer is weighted by its piece rather than
+    its size).  With no limit, the turn passes
     lazily after the moves not forced: to the next colour not known to be
     out of moves (a colour found with none passes when its turn comes); the
     rules played are the same.  ``work``: scratch arrays (:func:`work_space`,
@@ -1072,8 +1076,8 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
     policy = answers > 0.0
     weight, value, local = work.weight, work.value, work.local
     cand, kept, cumulative = work.cand, work.kept, work.cumulative
-    gamma = work.gamma
-    weighted = gamma.size > 0
+    draw_weight = work.draw_weight
+    weighted = draw_weight.size > 0
     answer_weight = work.answer_weight
     by_piece = answer_weight.size > 0
     num_kept = kept.size
@@ -1318,7 +1322,7 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                 if weighted:
                     for q in range(num_pieces):
                         if flags[left_at + color * num_pieces + q]:
-                            heaviest = max(heaviest, gamma[q])
+                            heaviest = max(heaviest, draw_weight[q])
                     running = u0
                     for i in range(num_live):
                         running += words[per_word + i]
@@ -1367,7 +1371,7 @@ def _run(t: Tables, s: State, seed: np.uint64, forced: I32, big: np.uint64,
                     if not weighted:
                         break
                     chance = (bits & np.uint64(0xFFFFFFFF)) * (1.0 / 4294967296.0)
-                    if chance * heaviest < gamma[place[p, _PIECE]]:
+                    if chance * heaviest < draw_weight[place[p, _PIECE]]:
                         break
 
         if p >= 0:

@@ -433,11 +433,12 @@ def test_piece_weights_count_attach_points() -> None:
         work = kernel.work_space(t, 5.0, 2.0, 3.0)
         for name, a in attach_points.items():
             piece = pieces[name]
-            assert work.gamma[piece.index] == pytest.approx(2.0 ** piece.size * 3.0 ** (a - 1))
+            assert work.draw_weight[piece.index] == pytest.approx(
+                2.0 ** piece.size * 3.0 ** (a - 1))
             assert work.answer_weight[piece.index] == pytest.approx(
                 5.0 ** piece.size * 3.0 ** (a - 1))
         plain = kernel.work_space(t)
-        assert plain.gamma.size == 0 and plain.answer_weight.size == 0
+        assert plain.draw_weight.size == 0 and plain.answer_weight.size == 0
         assert kernel.work_space(t, 3.0).answer_weight.size == 0  # (attach_factor 1)
 
 
@@ -470,7 +471,7 @@ def test_piece_weights_draw_the_heavy_pieces() -> None:
     by_attach = first_moves("duo", work, 400)
     out = np.empty(t.num_placements, np.int32)
     legal = out[:kernel.legal_moves(t, kernel.new_state(t), 0, out)]
-    weights = work.gamma[pieces[legal]]
+    weights = work.draw_weight[pieces[legal]]
     expected = weights[pieces[legal] == x].sum() / weights.sum()
     assert np.mean(sizes[uniform] == 5) < 0.9
     assert np.mean(sizes[by_size] == 5) > 0.97
