@@ -263,11 +263,12 @@ class SearchParams:
     ``answers ** k``), before a move is drawn by ``big_pieces``.  ``None``:
     :func:`default_answers` of the variant and the time budget."""
     piece_weight: float = 0.0
-    """Playout policy: if positive, a move not drawn among the largest
-    pieces (``big_pieces``) is drawn with a weight for its piece,
-    ``piece_weight ** k * attach_factor ** (a - 1)`` for a piece of ``k``
-    cells with ``a`` attach points, as Pentobi's playouts draw them
-    (:func:`blokus.kernel.work_space`), instead of uniformly.  0: off."""
+    """Playout policy: if positive, a random move (among all legal moves,
+    or among the largest pieces' with ``big_pieces``) is drawn with a
+    weight for its piece, ``piece_weight ** k * attach_factor ** (a - 1)``
+    for a piece of ``k`` cells with ``a`` attach points, as Pentobi's
+    playouts draw them (:func:`blokus.kernel.work_space`), instead of
+    uniformly.  0: off."""
     attach_factor: float = 1.0
     """Playout policy: the factor of each attach point of a piece past the
     first in its weight, among all moves (with ``piece_weight``) and
