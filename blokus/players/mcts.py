@@ -1144,13 +1144,13 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         for c in range(tree.size[0]):
             _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
     color_seat = seats.color_seat
-    work = k.work_space(t, max(answers, 0.0), cfg[_PIECE_WEIGHT],
+    answers = max(answers, 0.0)
+    work = k.work_space(t, answers, cfg[_PIECE_WEIGHT],
                         cfg[_ATTACH_FACTOR])  # the playouts' scratch arrays
     # The playouts are k.guided_playout's: k._run, called as it calls it but
     # without that call in between (each array passed to a function costs
     # two calls to count its references).
     big = k._big_share(big_pieces)
-    answers = max(answers, 0.0)
     # The playouts' reply tables (empty ones when the replies are off).
     reply_in = reply if replies else work.none
     reply2_in = reply2 if replies2 else work.none64
