@@ -3,6 +3,7 @@ search beats random; tree reuse."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -256,7 +257,7 @@ def test_the_selections_values_follow_the_statistics() -> None:
     other = SearchParams(first_play_urgency=0.9, rave_bias=0.01, rave_exploration=0.5)
     cfg = other.array("duo")
     assert mcts.search(t, seats, tree, 0, state, 1, rng, cfg) == 1
-    assert list(tree.mixed_by) == [0.9, 0.01, 0.5]
+    assert list(tree.mixed_by) == [0.9, 0.01, 0.5, 0.0, 3.0]
     check()
 
 
@@ -309,7 +310,7 @@ def test_rave_results_count_against_exploring_a_move() -> None:
     sqrt_n = float(np.sqrt(4.0))
 
     def selected(rave_exploration: float) -> int:
-        tree.mixed_by[:] = 0.55, 0.001, rave_exploration  # fpu, RAVE bias and exploration
+        tree.mixed_by[:] = 0.55, 0.001, rave_exploration, 0.0, 3.0  # fpu, RAVE bias and exploration
         for c in (1, 2):
             mcts._refresh(tree.visits, tree.value, tree.rave_n, tree.rave_v, tree.mixed,
                           tree.explored, c, tree.mixed_by)
@@ -319,6 +320,53 @@ def test_rave_results_count_against_exploring_a_move() -> None:
 
     assert selected(0.0) == 1
     assert selected(0.7) == 2
+
+
+def test_rave_folded_in_as_pentobi_counts_it() -> None:
+    """With ``rave_weight``, a child starts counted ``init_count`` times at
+    the search's mean result for its seat (the first-play urgency before
+    any) times ``sqrt(p / p_max)``; its RAVE results add to its value and
+    count, each weighing less than ``rave_weight``, only while the child
+    has been counted at most ``rave_child_max`` times; the selection's
+    values are its value over its count."""
+    from blokus import kernel as k
+    from blokus.players import mcts
+
+    game = random_position("duo", 6, seed=4)
+    t, seats, state = k.tables("duo"), mcts.seats_for(game), k.state_from_game(game)
+
+    def searched(params: SearchParams, sims: int) -> tuple[Any, Any]:
+        tree = mcts._new_tree(200_000, int(t.num_placements), int(t.num_colors))
+        assert mcts.search(t, seats, tree, 0, state, sims, k.rng_state(5),
+                           params.array("duo")) == sims
+        return tree, np.arange(1, int(tree.size[0]))
+
+    folded = SearchParams(rave_weight=0.7, log_exploration=True)
+    tree, nodes = searched(folded, 1)
+    first, n = int(tree.first_child[0]), int(tree.num_children[0])
+    children = np.arange(first, first + n)
+    untouched = children[tree.rave_n[children] == 3.0]
+    assert 0 < untouched.size < n  # (the playout's moves add to some)
+    ratio = tree.prior[untouched] / tree.prior[children].max()
+    assert tree.rave_v[untouched] == pytest.approx(3.0 * 0.55 * np.sqrt(ratio), rel=1e-5)
+    rave = tree.rave_n[children] - 3.0
+    assert (rave >= 0.0).all() and (rave < 0.7).all()
+
+    tree, nodes = searched(folded, 3000)
+    means = []  # of the children made later, untouched: at the search's mean for their seat
+    for node in nodes[tree.num_children[nodes] > 0]:
+        block = np.arange(tree.first_child[node], tree.first_child[node] + tree.num_children[node])
+        best = tree.prior[block].max()
+        for c in block[(tree.rave_n[block] == 3.0) & (tree.visits[block] == 0)]:
+            means.append(tree.rave_v[c] / 3.0 / np.sqrt(tree.prior[c] / best))
+    assert len(means) > 100 and 0.0 < min(means) and max(means) < 1.0
+    assert np.std(means) > 0.01  # (not all at the urgency)
+    total = tree.visits[nodes] + tree.rave_n[nodes]
+    assert tree.mixed[nodes] == pytest.approx(
+        (tree.value[nodes] + tree.rave_v[nodes]) / total, rel=1e-5)
+    assert (tree.rave_n[nodes] - 3.0 > 1.0).any()
+    capped, _ = searched(dataclasses.replace(folded, rave_child_max=0.0), 3000)
+    assert (capped.rave_n[1:int(capped.size[0])] == 3.0).all()
 
 
 def test_replies_outlive_a_new_tree() -> None:

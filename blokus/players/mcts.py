@@ -142,7 +142,9 @@ class Tree(NamedTuple):
     """The current search's running statistics of its playouts' results
     (:attr:`SearchParams.relative_score`, :attr:`SearchParams.attach_weight`):
     count, mean and sum of squared deviations of each group's score
-    difference, then of each group's difference in free attach points."""
+    difference, then of each group's difference in free attach points; at
+    ``6 * num_colors``, the sum of each seat's results, and at ``7 *
+    num_colors`` their count (:attr:`SearchParams.rave_weight`)."""
     mixed: npt.NDArray[np.float64]
     """What the selection reads of a node's statistics, worked out whenever
     they change (:func:`_refresh`): its mean result mixed with its RAVE
@@ -151,8 +153,9 @@ class Tree(NamedTuple):
     """… and the count that divides its prior term, ``1 + visits +
     rave_exploration * rave_n``."""
     mixed_by: npt.NDArray[np.float64]
-    """``[3]``: the first-play urgency, RAVE bias and RAVE exploration that
-    ``mixed`` and ``explored`` were worked out with (NaN before the first
+    """``[5]``: the first-play urgency, RAVE bias, RAVE exploration, RAVE
+    weight and initial count that ``mixed`` and ``explored`` were worked
+    out with and new children are made with (NaN before the first
     search)."""
     root_child: I32
     """For the RAVE update at the root: ``root_child[c * num_placements +
@@ -274,6 +277,24 @@ class SearchParams:
     first in its weight, among all moves (with ``piece_weight``) and
     among the answers (``answers ** k * attach_factor ** (a - 1)``)."""
 
+    rave_weight: float = 0.0
+    """RAVE as Pentobi counts it: if positive, a child's RAVE results are
+    counted in its value and its count, each with this weight times ``1 -
+    (j - d) / (m - d)`` (its move played ``j - d`` moves after the child's
+    node, ``m - d`` moves after it in all), while the child has been
+    counted at most ``rave_child_max`` times and its node visited at most
+    ``rave_parent_max`` times; and a new child starts as if counted
+    ``init_count`` times with the result ``r * sqrt(p / p_max)`` (``r`` the
+    search's mean result so far for its seat, ``p / p_max`` its prior over
+    the best of its siblings').  ``rave_bias`` and ``rave_exploration``
+    then play no part.  0: RAVE kept apart and mixed in by ``rave_bias``."""
+    rave_child_max: float = 2000.0
+    rave_parent_max: float = 25000.0
+    init_count: float = 3.0
+    log_exploration: bool = False
+    """The prior term of the selection is multiplied by ``log(N + 2)``
+    (``N`` the node's visits), as Pentobi's is by ``log(N + 1)``."""
+
     opening_by_prior: int | None = None
     """A :class:`MctsPlayer` plays a colour's first this many pieces by the
     prior alone (its best move), without a search (with a time budget,
@@ -316,7 +337,9 @@ class SearchParams:
                          _FIRST_CHILDREN_DEFAULT if self.first_children is None
                          else self.first_children, rave_exploration, self.score_scale,
                          float(relative_score), attach_weight, self.piece_weight,
-                         self.attach_factor],
+                         self.attach_factor, self.rave_weight, self.rave_child_max,
+                         self.rave_parent_max, self.init_count,
+                         float(self.log_exploration)],
                         np.float64)
 
 
@@ -497,6 +520,7 @@ _MAX_CHILDREN, _WIDEN_BASE, _WIDEN_RATE, _EXPAND_AFTER, _ANSWERS, _SHARPNESS = 5
 _LAST_GOOD_REPLY, _EARLY_SIZES, _REPLY2, _REGROW, _FIRST_CHILDREN = 11, 12, 13, 14, 15
 _RAVE_EXPLORATION, _SCORE_SCALE, _RELATIVE_SCORE, _ATTACH_WEIGHT = 16, 17, 18, 19
 _PIECE_WEIGHT, _ATTACH_FACTOR = 20, 21
+_RAVE_WEIGHT, _RAVE_CHILD_MAX, _RAVE_PARENT_MAX, _INIT_COUNT, _LOG_EXPLORATION = 22, 23, 24, 25, 26
 # SearchParams.first_children when it is None: in general, and where the
 # tree could fill up (_NODES_A_SIMULATION nodes a simulation with the first).
 _FIRST_CHILDREN_DEFAULT, _FIRST_CHILDREN_SMALL, _NODES_A_SIMULATION = 48.0, 8.0, 9
@@ -517,9 +541,9 @@ def _new_tree(capacity: int, num_placements: int, num_colors: int) -> Tree:
         np.zeros(capacity, np.int8), np.zeros(1, np.int32),
         np.empty(num_placements * num_colors, np.int32),
         np.empty(k.REPLY2_SIZE * num_colors, np.int64),
-        np.zeros(6 * num_colors, np.float64),
+        np.zeros(8 * num_colors, np.float64),
         np.zeros(capacity, np.float64), np.zeros(capacity, np.float64),
-        np.full(3, np.nan), np.full(num_placements * num_colors, -1, np.int32),
+        np.full(5, np.nan), np.full(num_placements * num_colors, -1, np.int32),
         np.full(3, -1, np.int32),
     )
     _clear(tree, replies=True)
@@ -953,6 +977,12 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
     for i in range(pool):
         total += math.exp((logits[order[i]] - top) * sharpness)
     seat = _seat_of(seats, v, color)
+    init = tree.mixed_by[4] if tree.mixed_by[3] > 0.0 else 0.0
+    mean = 0.0
+    if init > 0.0:  # SearchParams.rave_weight: the search's mean result for the seat
+        at = 6 * t.num_colors
+        runs = tree.stats[at + t.num_colors]
+        mean = tree.stats[at + seat] / runs if runs > 0 else tree.mixed_by[0]
     for i in range(count):
         c = start + i
         j = order[i]
@@ -983,6 +1013,9 @@ def _expand(t: k.Tables, seats: Seats, tree: Tree, node: int, s: k.State, v: k.V
             tree.value[c] = 0.0
             tree.rave_n[c] = 0.0
             tree.rave_v[c] = 0.0
+            if init > 0.0:
+                tree.rave_n[c] = init
+                tree.rave_v[c] = init * mean * math.exp(0.5 * (logits[j] - top) * sharpness)
             tree.complete[c] = 0
             _refresh(tree.visits, tree.value, tree.rave_n, tree.rave_v, tree.mixed, tree.explored,
                      c, tree.mixed_by)
@@ -1000,8 +1033,15 @@ def _refresh(visits: F32, value: F32, rave_n: F32, rave_v: F32, mixed: F64, expl
     its statistics, with the parameters in ``mixed_by``."""
     fpu, rave_bias, rave_exploration = mixed_by[0], mixed_by[1], mixed_by[2]
     n = visits[c]
-    q = value[c] / n if n > 0 else fpu
     rn = rave_n[c]
+    if mixed_by[3] > 0.0:
+        # SearchParams.rave_weight: the RAVE results and the initial value
+        # are counted in with the visits.
+        total = n + rn
+        mixed[c] = (value[c] + rave_v[c]) / total if total > 0 else fpu
+        explored[c] = max(1.0, total)
+        return
+    q = value[c] / n if n > 0 else fpu
     if rn > 0:
         beta = rn / (rn + n + rave_bias * rn * n + 1e-9)
         q = (1.0 - beta) * q + beta * rave_v[c] / rn
@@ -1118,6 +1158,10 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     when the tree is full and the root cannot be expanded)."""
     exploration, rave_bias, fpu = cfg[_EXPLORATION], cfg[_RAVE_BIAS], cfg[_FPU]
     rave_exploration = cfg[_RAVE_EXPLORATION]
+    rave_weight, init_count = cfg[_RAVE_WEIGHT], cfg[_INIT_COUNT]
+    folded = rave_weight > 0.0  # RAVE counted in the values (SearchParams.rave_weight)
+    child_max, parent_max = cfg[_RAVE_CHILD_MAX], cfg[_RAVE_PARENT_MAX]
+    log_exploration = cfg[_LOG_EXPLORATION] > 0.0
     score_weight, big_pieces = cfg[_SCORE_WEIGHT], cfg[_BIG_PIECES]
     score_scale = cfg[_SCORE_SCALE]
     relative = cfg[_RELATIVE_SCORE] > 0.0
@@ -1139,8 +1183,10 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     visits, value, prior = tree.visits, tree.value, tree.prior
     rave_n, rave_v, stats = tree.rave_n, tree.rave_v, tree.stats
     mixed, explored, mixed_by = tree.mixed, tree.explored, tree.mixed_by
-    if mixed_by[0] != fpu or mixed_by[1] != rave_bias or mixed_by[2] != rave_exploration:
+    if (mixed_by[0] != fpu or mixed_by[1] != rave_bias or mixed_by[2] != rave_exploration
+            or mixed_by[3] != rave_weight or mixed_by[4] != init_count):
         mixed_by[0], mixed_by[1], mixed_by[2] = fpu, rave_bias, rave_exploration
+        mixed_by[3], mixed_by[4] = rave_weight, init_count
         for c in range(tree.size[0]):
             _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
     color_seat = seats.color_seat
@@ -1161,6 +1207,9 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     # placement p in it (a few kilobytes: it stays in the fastest cache).
     was_played = np.zeros((t.num_colors * num_placements + 63) // 64, np.uint64)
     one = np.uint64(1)
+    # With RAVE folded in: where in the simulation a set bit's move was played.
+    played_at = np.empty(t.num_colors * num_placements if folded else 0, np.int16)
+    num_colors = t.num_colors
     # The root's RAVE goes the other way round (Tree.root_child): a
     # simulation looks up its few moves instead of checking the root's many
     # children (all its legal moves).
@@ -1199,8 +1248,9 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                 # More children (this simulation's playout starts from it).
                 grow = max(2 * int(num_children[node]), int(window) + 1)
                 break
+            scale = sqrt_n * math.log(visits[node] + 2.0) if log_exploration else sqrt_n
             node = _select(first_child, num_children, mixed, explored, prior, node, exploration,
-                           sqrt_n, window)
+                           scale, window)
             depth += 1
             path[depth] = node
             line[depth - 1] = move_of[node]
@@ -1232,6 +1282,10 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         _results(t, seats, s, pts, group_score, result, score_weight, score_scale,
                  stats, relative, attach_weight)
         recorded = min(n_played, played.size // 2)
+        runs_at = 6 * num_colors  # the mean results by seat (Tree.stats)
+        for seat in range(seats.num_seats):
+            stats[runs_at + seat] += result[seat]
+        stats[runs_at + num_colors] += 1.0
         if replies:
             # Last good reply: a winner's answers are kept, a loser's forgotten.
             for i in range(1, recorded):
@@ -1262,15 +1316,28 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                                                            num_children[root])
             for c in range(first_child[root], first_child[root] + max(0, num_children[root])):
                 root_child[color_of[c] * num_placements + move_of[c]] = c
-        for i in range(recorded):
-            c = root_child[played[2 * i] * num_placements + played[2 * i + 1]]
-            if c >= 0:
-                rave_n[c] += 1.0
-                rave_v[c] += result[seat_of[c]]
-                _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
+        if not folded:
+            for i in range(recorded):
+                c = root_child[played[2 * i] * num_placements + played[2 * i + 1]]
+                if c >= 0:
+                    rave_n[c] += 1.0
+                    rave_v[c] += result[seat_of[c]]
+                    _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
+        elif visits[root] <= parent_max:
+            # Pentobi's weights: less for a move played later, none for the
+            # child visited (the first move, when it is the tree's).
+            for i in range(1 if depth > 0 else 0, recorded):
+                c = root_child[played[2 * i] * num_placements + played[2 * i + 1]]
+                if c >= 0 and visits[c] + rave_n[c] <= child_max:
+                    w = rave_weight * (1.0 - i / recorded)
+                    rave_n[c] += w
+                    rave_v[c] += w * result[seat_of[c]]
+                    _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
         for i in range(recorded):
             key = played[2 * i] * num_placements + played[2 * i + 1]
             was_played[key >> 6] |= one << np.uint64(key & 63)
+            if folded:
+                played_at[key] = i
         for d in range(1, depth + 1):
             n = path[d]
             visits[n] += 1.0
@@ -1278,7 +1345,23 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
             _refresh(visits, value, rave_n, rave_v, mixed, explored, n, mixed_by)
             # RAVE: every child whose colour played its move (a node's
             # children are all moves of one colour).
-            if num_children[n] > 0:
+            if num_children[n] > 0 and folded:
+                if visits[n] <= parent_max:
+                    first = first_child[n]
+                    row = color_of[first] * num_placements
+                    for c in range(first, first + num_children[n]):
+                        key = row + move_of[c]
+                        if (was_played[key >> 6] >> np.uint64(key & 63)) & one:
+                            j = int(played_at[key])
+                            # (j == d < depth: the child visited)
+                            if (j == d and d < depth) or visits[c] + rave_n[c] > child_max:
+                                continue
+                            w = rave_weight * (1.0 - (j - d) / (recorded - d))
+                            rave_n[c] += w
+                            rave_v[c] += w * result[seat_of[c]]
+                            _refresh(visits, value, rave_n, rave_v, mixed, explored, c,
+                                     mixed_by)
+            elif num_children[n] > 0:
                 first = first_child[n]
                 row = color_of[first] * num_placements
                 for c in range(first, first + num_children[n]):
