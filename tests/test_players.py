@@ -310,7 +310,7 @@ def test_rave_results_count_against_exploring_a_move() -> None:
     sqrt_n = float(np.sqrt(4.0))
 
     def selected(rave_exploration: float) -> int:
-        tree.mixed_by[:] = 0.55, 0.001, rave_exploration, 0.0, 3.0  # fpu, RAVE bias and exploration
+        tree.mixed_by[:] = 0.55, 0.001, rave_exploration, 0.0, 3.0  # (Tree.mixed_by)
         for c in (1, 2):
             mcts._refresh(tree.visits, tree.value, tree.rave_n, tree.rave_v, tree.mixed,
                           tree.explored, c, tree.mixed_by)

@@ -151,7 +151,9 @@ class Tree(NamedTuple):
     mean (the first-play urgency while it has neither) …"""
     explored: npt.NDArray[np.float64]
     """… and the count that divides its prior term, ``1 + visits +
-    rave_exploration * rave_n``."""
+    rave_exploration * rave_n`` (with :attr:`SearchParams.rave_weight`,
+    the mean and count of its visits and weighted RAVE results
+    together)."""
     mixed_by: npt.NDArray[np.float64]
     """``[5]``: the first-play urgency, RAVE bias, RAVE exploration, RAVE
     weight and initial count that ``mixed`` and ``explored`` were worked
