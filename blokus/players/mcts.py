@@ -1211,7 +1211,7 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
     one = np.uint64(1)
     # With RAVE folded in: where in the simulation a set bit's move was played.
     played_at = np.empty(t.num_colors * num_placements if folded else 0, np.int16)
-    num_colors = t.num_colors
+    runs_at = 6 * t.num_colors  # (folded) the mean results by seat (Tree.stats)
     # The root's RAVE goes the other way round (Tree.root_child): a
     # simulation looks up its few moves instead of checking the root's many
     # children (all its legal moves).
@@ -1284,10 +1284,10 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
         _results(t, seats, s, pts, group_score, result, score_weight, score_scale,
                  stats, relative, attach_weight)
         recorded = min(n_played, played.size // 2)
-        runs_at = 6 * num_colors  # the mean results by seat (Tree.stats)
-        for seat in range(seats.num_seats):
-            stats[runs_at + seat] += result[seat]
-        stats[runs_at + num_colors] += 1.0
+        if folded:
+            for seat in range(seats.num_seats):
+                stats[runs_at + seat] += result[seat]
+            stats[runs_at + t.num_colors] += 1.0
         if replies:
             # Last good reply: a winner's answers are kept, a loser's forgotten.
             for i in range(1, recorded):
@@ -1318,23 +1318,21 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
                                                            num_children[root])
             for c in range(first_child[root], first_child[root] + max(0, num_children[root])):
                 root_child[color_of[c] * num_placements + move_of[c]] = c
-        if not folded:
-            for i in range(recorded):
+        if not folded or visits[root] <= parent_max:
+            # Folded in, Pentobi's weights: less for a move played later,
+            # none for the child visited (the first move, when it is the tree's).
+            for i in range(1 if folded and depth > 0 else 0, recorded):
                 c = root_child[played[2 * i] * num_placements + played[2 * i + 1]]
-                if c >= 0:
-                    rave_n[c] += 1.0
-                    rave_v[c] += result[seat_of[c]]
-                    _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
-        elif visits[root] <= parent_max:
-            # Pentobi's weights: less for a move played later, none for the
-            # child visited (the first move, when it is the tree's).
-            for i in range(1 if depth > 0 else 0, recorded):
-                c = root_child[played[2 * i] * num_placements + played[2 * i + 1]]
-                if c >= 0 and visits[c] + rave_n[c] <= child_max:
+                if c < 0:
+                    continue
+                w = 1.0
+                if folded:
+                    if visits[c] + rave_n[c] > child_max:
+                        continue
                     w = rave_weight * (1.0 - i / recorded)
-                    rave_n[c] += w
-                    rave_v[c] += w * result[seat_of[c]]
-                    _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
+                rave_n[c] += w
+                rave_v[c] += w * result[seat_of[c]]
+                _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
         for i in range(recorded):
             key = played[2 * i] * num_placements + played[2 * i + 1]
             was_played[key >> 6] |= one << np.uint64(key & 63)
@@ -1347,31 +1345,23 @@ def search(t: k.Tables, seats: Seats, tree: Tree, root: int, root_state: k.State
             _refresh(visits, value, rave_n, rave_v, mixed, explored, n, mixed_by)
             # RAVE: every child whose colour played its move (a node's
             # children are all moves of one colour).
-            if num_children[n] > 0 and folded:
-                if visits[n] <= parent_max:
-                    first = first_child[n]
-                    row = color_of[first] * num_placements
-                    for c in range(first, first + num_children[n]):
-                        key = row + move_of[c]
-                        if (was_played[key >> 6] >> np.uint64(key & 63)) & one:
-                            j = int(played_at[key])
-                            # (j == d < depth: the child visited)
-                            if (j == d and d < depth) or visits[c] + rave_n[c] > child_max:
-                                continue
-                            w = rave_weight * (1.0 - (j - d) / (recorded - d))
-                            rave_n[c] += w
-                            rave_v[c] += w * result[seat_of[c]]
-                            _refresh(visits, value, rave_n, rave_v, mixed, explored, c,
-                                     mixed_by)
-            elif num_children[n] > 0:
+            if num_children[n] > 0 and (not folded or visits[n] <= parent_max):
                 first = first_child[n]
                 row = color_of[first] * num_placements
                 for c in range(first, first + num_children[n]):
                     key = row + move_of[c]
-                    if (was_played[key >> 6] >> np.uint64(key & 63)) & one:
-                        rave_n[c] += 1.0
-                        rave_v[c] += result[seat_of[c]]
-                        _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
+                    if not (was_played[key >> 6] >> np.uint64(key & 63)) & one:
+                        continue
+                    w = 1.0
+                    if folded:
+                        j = int(played_at[key])
+                        # (j == d < depth: the child visited)
+                        if (j == d and d < depth) or visits[c] + rave_n[c] > child_max:
+                            continue
+                        w = rave_weight * (1.0 - (j - d) / (recorded - d))
+                    rave_n[c] += w
+                    rave_v[c] += w * result[seat_of[c]]
+                    _refresh(visits, value, rave_n, rave_v, mixed, explored, c, mixed_by)
         for i in range(recorded):
             was_played[(played[2 * i] * num_placements + played[2 * i + 1]) >> 6] = 0
         done += 1
