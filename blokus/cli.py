@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import signal
 import sys
 import textwrap
 import threading
@@ -777,15 +778,23 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
     from blokus.match import run_match
 
-    summary = run_match(
-        args.player_a, args.player_b, args.variant, args.games, workers=args.workers,
-        out=None if args.out is None else Path(args.out), seed=args.seed,
-        seating=args.seating, move_timeout=args.move_timeout,
-    )
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    # SIGTERM (kill, timeout) stops a match as Ctrl-C does: with its summary.
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        summary = run_match(
+            args.player_a, args.player_b, args.variant, args.games, workers=args.workers,
+            out=None if args.out is None else Path(args.out), seed=args.seed,
+            seating=args.seating, move_timeout=args.move_timeout,
+        )
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print(summary.report())
     if args.out is not None:
         print(f"  records in {args.out}")
-    return 0
+    return 130 if summary.planned is not None else 0
 
 
 def _cmd_tally(args: argparse.Namespace) -> int:
@@ -970,7 +979,9 @@ def build_parser() -> argparse.ArgumentParser:
         "move.  A player is random, greedy, "
         "level:1..9, mcts:sims=N[,seconds=S][,threads=T], gtp:'COMMAND LINE' for an external "
         "GTP engine (such as Pentobi's) or py:MODULE:FUNCTION, a function of an importable "
-        "module that takes a seed and returns a player (a trained policy, say).",
+        "module that takes a seed and returns a player (a trained policy, say).  "
+        "Ctrl-C (or SIGTERM) stops a match early with the summary of the games "
+        "finished (exit status 130).",
     )
     p.add_argument("player_a", metavar="PLAYER_A")
     p.add_argument("player_b", metavar="PLAYER_B")

@@ -14,6 +14,10 @@ are a draw.
 
 ``blokus tally games/ more-games/`` summarises the records that matches saved,
 one run's or several pooled (:func:`tally`).
+
+A match stopped early (Ctrl-C, or ``SIGTERM`` to ``blokus match``) ends with
+the summary of the games finished so far; the game in progress is dropped and
+its engines are stopped.
 """
 
 from __future__ import annotations
@@ -24,12 +28,13 @@ import multiprocessing
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -166,6 +171,12 @@ class GtpPlayer:
             raise GtpEngineError(f"engine {self.name} played {answer!r}: {reason}")
         self._sent.append((color, move))
         return move
+
+    def kill(self) -> None:
+        """Stop the engine at once, in a search or not (a match stopped early)."""
+        if self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
 
     def close(self) -> None:
         if self._proc.poll() is None:
@@ -332,6 +343,11 @@ def play_game(
             game.push(move)
     except (GtpEngineError, PlayerSpecError, ValueError) as e:
         error = str(e)
+    except BaseException:  # stopped early (KeyboardInterrupt): no quit handshake
+        for p in players:
+            if isinstance(p, GtpPlayer):
+                p.kill()
+        raise
     finally:
         for p in players:
             close = getattr(p, "close", None)
@@ -357,6 +373,9 @@ class MatchSummary:
     b: str
     variant: str
     results: list[GameResult] = field(default_factory=list)
+    planned: int | None = None
+    """The games the match was to play, when it stopped before them all
+    (None: it played them all, or this is a tally of records)."""
 
     @property
     def games(self) -> int:
@@ -428,8 +447,15 @@ class MatchSummary:
         """The summary in words; ``times=False`` leaves out the thinking
         times (a :func:`tally` of records does not know them)."""
         lo, hi = self.interval()
+        played = f"{self.games} games"
+        if self.planned is not None:
+            played = f"{self.games} of {self.planned} games (stopped early"
+            indices = {r.index for r in self.results}
+            if any(i ^ 1 not in indices for i in indices):  # (games 2k and 2k + 1 are twins)
+                played += "; some games lack their seat-swapped twin"
+            played += ")"
         lines = [
-            f"{self.a} vs {self.b}, {self.variant}: {self.games} games",
+            f"{self.a} vs {self.b}, {self.variant}: {played}",
             f"  A wins {self.wins}, draws {self.draws}, losses {self.losses}",
             f"  A score rate {100 * self.score:.1f}% (95% CI {100 * lo:.1f}% .. {100 * hi:.1f}%)",
             f"  Elo difference A-B {format_elo(elo(self.score))} "
@@ -561,7 +587,10 @@ def run_match(
     parse and name a program that is there, and the engine, started once,
     must accept the variant); raises ``PlayerSpecError``.  With
     ``move_timeout``, an external engine that takes longer than that many
-    seconds over a move is stopped and loses its game (ended with an error)."""
+    seconds over a move is stopped and loses its game (ended with an error).
+    A ``KeyboardInterrupt`` while the games run stops the match: the summary
+    then holds the games finished (``MatchSummary.planned`` says how many
+    were to be played) and the games in progress are dropped."""
     v = variant(variant_id)
     warm = None
     for spec in (a, b):
@@ -575,12 +604,18 @@ def run_match(
         out.mkdir(parents=True, exist_ok=True)
     jobs = [((a, b), v.id, i, seed, seating, move_timeout) for i in range(games)]
     start = time.monotonic()
-    for result in _results(jobs, workers, warm):
-        summary.results.append(result)
-        if out is not None:
-            (out / f"{v.id}-{result.index + 1:04d}.blksgf").write_text(result.sgf, "utf-8")
-        if progress is not None:
-            _progress(progress, summary, games, time.monotonic() - start)
+    results = _results(jobs, workers, warm)
+    try:
+        for result in results:
+            summary.results.append(result)
+            if out is not None:
+                (out / f"{v.id}-{result.index + 1:04d}.blksgf").write_text(result.sgf, "utf-8")
+            if progress is not None:
+                _progress(progress, summary, games, time.monotonic() - start)
+    except KeyboardInterrupt:
+        summary.planned = games
+    finally:
+        results.close()  # (the worker processes, if any, are stopped)
     if progress is not None:
         progress.write("\n")
     summary.results.sort(key=lambda r: r.index)
@@ -595,9 +630,17 @@ def _warm_up(variant_id: str | None) -> None:
         warm_up(variant_id)
 
 
+def _start_worker(variant_id: str | None) -> None:
+    """A worker process's start: Ctrl-C stops the match in the main process,
+    which then stops the workers (each with a traceback otherwise); then
+    :func:`_warm_up`."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _warm_up(variant_id)
+
+
 def _results(
     jobs: list[_Job], workers: int, warm: str | None = None
-) -> Iterator[GameResult]:
+) -> Generator[GameResult, None, None]:
     """The games' results as they finish; each process that plays them first
     warms up the search in variant ``warm`` (None: not needed)."""
     if workers <= 1:
@@ -606,7 +649,7 @@ def _results(
             yield _job(job)
         return
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers, initializer=_warm_up, initargs=(warm,)) as pool:
+    with ctx.Pool(workers, initializer=_start_worker, initargs=(warm,)) as pool:
         yield from pool.imap_unordered(_job, jobs)
 
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import math
+import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -208,7 +212,7 @@ def test_an_engine_that_cannot_start_stops_the_match_before_a_game(
 
 
 FAKE_ENGINE = """\
-import sys, time
+import os, sys, time
 if "--bad" in sys.argv:
     sys.exit("fake-engine: unknown option --bad")
 for line in sys.stdin:
@@ -216,6 +220,8 @@ for line in sys.stdin:
     if word == "set_game" and "--hang" in sys.argv:
         time.sleep(600)
     if word == "genmove" and "--hang-genmove" in sys.argv:
+        if "--mark" in sys.argv:  # (tells a test that it is in a search)
+            open(sys.argv[sys.argv.index("--mark") + 1], "w").write(str(os.getpid()))
         time.sleep(600)
     if word == "quit":
         print("=\\n", flush=True)
@@ -247,8 +253,10 @@ def test_an_engine_that_hangs_on_setup_is_stopped(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     script = tmp_path / "fake_engine.py"
     script.write_text(FAKE_ENGINE)
-    monkeypatch.setattr(GtpPlayer, "setup_timeout", 0.5)
-    with pytest.raises(PlayerSpecError, match="did not answer 'set_game Blokus Duo' within 0.5 s"):
+    # (The engine's start counts in its first command's time: long enough
+    # for a Python interpreter to start on a loaded machine.)
+    monkeypatch.setattr(GtpPlayer, "setup_timeout", 3.0)
+    with pytest.raises(PlayerSpecError, match="did not answer 'set_game Blokus Duo' within 3 s"):
         run_match("greedy", f"gtp:'{sys.executable} {script} --hang'", "duo", 2, progress=None)
 
 
@@ -269,6 +277,65 @@ def test_an_engine_that_hangs_in_a_search_is_stopped_with_a_move_timeout(
     for record in records:  # unfinished games: no result, but why
         assert "RE" not in record.root
         assert "did not answer 'genmove" in str(record.root.get("GC"))
+
+
+def _wait_for(check: object, what: str, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():  # type: ignore[operator]
+        assert time.monotonic() < deadline, f"no {what} after {seconds} s"
+        time.sleep(0.05)
+
+
+def _stop_match(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    return proc.returncode, out, err
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_match_stopped_early_prints_the_games_finished(tmp_path: Path, workers: int) -> None:
+    games = tmp_path / "games"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "blokus", "match", "random", "random", "--games", "100000",
+         "--workers", str(workers), "--out", str(games)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for(lambda: len(list(games.glob("*.blksgf"))) >= 3, "finished games")
+    rc, out, err = _stop_match(proc)
+    assert rc == 130 and "Traceback" not in err
+    finished = len(list(games.glob("*.blksgf")))
+    assert f"random vs random, duo: {finished} of 100000 games (stopped early" in out
+    wins, draws, losses = (int(w.strip(",")) for w in out.split("A wins ")[1].split()[:5:2])
+    assert wins + draws + losses == finished
+    assert "thinking time per move" in out and f"records in {games}" in out
+
+
+def test_an_engine_in_a_search_is_stopped_with_the_match(tmp_path: Path) -> None:
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE)
+    mark = tmp_path / "searching"
+    engine = f"gtp:'{sys.executable} {script} --hang-genmove --mark {mark}'"
+    proc = subprocess.Popen([sys.executable, "-m", "blokus", "match", "greedy", engine,
+                             "--games", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for(lambda: mark.exists() and mark.read_text(), "genmove sent to the engine")
+    pid = int(mark.read_text())
+    rc, out, err = _stop_match(proc)
+    assert rc == 130 and "Traceback" not in err
+    assert "greedy vs " in out and ": 0 of 2 games (stopped early)" in out
+    with pytest.raises(ProcessLookupError):  # the engine was stopped (and reaped)
+        os.kill(pid, 0)
+
+
+def test_a_partial_match_names_games_without_their_twin() -> None:
+    def result(index: int) -> GameResult:
+        return GameResult(index, index % 2 == 1, (50, 40), (50.0, 40.0), "", 30)
+
+    summary = MatchSummary("a", "b", "duo", [result(0), result(1)], planned=10)
+    assert "2 of 10 games (stopped early)" in summary.report()
+    summary.results.append(result(3))
+    assert "3 of 10 games (stopped early; some games lack their seat-swapped twin)" in (
+        summary.report())
+    assert "stopped early" not in MatchSummary("a", "b", "duo", [result(0)]).report()
 
 
 def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
