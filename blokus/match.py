@@ -605,15 +605,24 @@ def run_match(
     jobs = [((a, b), v.id, i, seed, seating, move_timeout) for i in range(games)]
     start = time.monotonic()
     results = _results(jobs, workers, warm)
+    saved: set[int] = set()
+
+    def save(result: GameResult) -> None:
+        if out is not None:
+            (out / f"{v.id}-{result.index + 1:04d}.blksgf").write_text(result.sgf, "utf-8")
+        saved.add(result.index)
+
     try:
         for result in results:
             summary.results.append(result)
-            if out is not None:
-                (out / f"{v.id}-{result.index + 1:04d}.blksgf").write_text(result.sgf, "utf-8")
+            save(result)
             if progress is not None:
                 _progress(progress, summary, games, time.monotonic() - start)
     except KeyboardInterrupt:
         summary.planned = games
+        for result in summary.results:  # (one counted as the interrupt came)
+            if result.index not in saved:
+                save(result)
     finally:
         results.close()  # (the worker processes, if any, are stopped)
     if progress is not None:
