@@ -16,8 +16,10 @@ are a draw.
 one run's or several pooled (:func:`tally`).
 
 A match stopped early (Ctrl-C, or ``SIGTERM`` to ``blokus match``) ends with
-the summary of the games finished so far; the game in progress is dropped and
-its engines are stopped.
+the summary of the games finished so far; the games in progress are dropped
+and their engines stopped (killed when the games ran in this process; with
+worker processes, the workers are stopped and an engine ends when its input
+closes, after the move it may be searching).
 """
 
 from __future__ import annotations
