@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -279,9 +280,9 @@ def test_an_engine_that_hangs_in_a_search_is_stopped_with_a_move_timeout(
         assert "did not answer 'genmove" in str(record.root.get("GC"))
 
 
-def _wait_for(check: object, what: str, seconds: float = 60.0) -> None:
+def _wait_for(check: Callable[[], object], what: str, seconds: float = 60.0) -> None:
     deadline = time.monotonic() + seconds
-    while not check():  # type: ignore[operator]
+    while not check():
         assert time.monotonic() < deadline, f"no {what} after {seconds} s"
         time.sleep(0.05)
 
