@@ -60,6 +60,22 @@ def test_specs() -> None:
     assert isinstance(p, MctsPlayer) and p.sims == 300
 
 
+def test_a_bad_spec_says_which_option_is_wrong_and_why() -> None:
+    for spec, message in [
+        ("mcts:sims=abc", "sims must be a whole number, not 'abc'"),
+        ("mcts:sims=1.5", "sims must be a whole number, not '1.5'"),
+        ("mcts:seconds=soon", "seconds must be a number, not 'soon'"),
+        ("mcts:threads=", "threads must be a whole number, not ''"),
+        ("level:5,threads=two", "threads must be a whole number, not 'two'"),
+        ("level:9,seconds=x", "seconds must be a number, not 'x'"),
+        ("mcts:sims=5,sims=6", "sims given twice"),
+        ("level:5,level:6", "level given twice"),
+    ]:
+        with pytest.raises(PlayerSpecError) as caught:
+            make_player(spec)
+        assert str(caught.value) == f"bad player spec {spec!r}: {message}"
+
+
 def test_level_9_takes_pentobi_level_9_time_by_variant() -> None:
     """Level 9's budget is its variant family's (Junior's is Duo's); a
     ``seconds=`` option gives one budget for every variant."""

@@ -52,7 +52,8 @@ class Player(Protocol):
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``kind:key=value,key=value`` (``level:5`` means ``level:level=5``)."""
+    """Split ``kind:key=value,key=value`` (``level:5`` means ``level:level=5``);
+    raises :class:`PlayerSpecError` for an option given twice."""
     kind, _, rest = spec.strip().partition(":")
     options: dict[str, str] = {}
     if rest:
@@ -60,6 +61,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             key, eq, value = part.partition("=")
             if not eq:
                 key, value = kind, key
+            if key.strip() in options:
+                raise PlayerSpecError(f"bad player spec {spec!r}: {key.strip()} given twice")
             options[key.strip()] = value.strip()
     return kind.strip().lower(), options
 

@@ -1876,9 +1876,9 @@ def mcts_player(kind: str, options: dict[str, str], seed: int | None) -> Any:
         level = int(raw)
         settings = dict(LEVEL_SETTINGS[level])
         if "threads" in options:
-            settings["threads"] = int(options.pop("threads"))
+            settings["threads"] = _option(options.pop("threads"), "threads", int)
         if "seconds" in options and level == 9:
-            settings["seconds"] = float(options.pop("seconds"))
+            settings["seconds"] = _option(options.pop("seconds"), "seconds", float)
         if options:
             raise ValueError(f"unknown option {next(iter(options))!r}")
         if "prior_temperature" in settings:
@@ -1889,13 +1889,26 @@ def mcts_player(kind: str, options: dict[str, str], seed: int | None) -> Any:
     for key in options:
         if key not in known:
             raise ValueError(f"unknown option {key!r} (known: {', '.join(sorted(known))})")
-    sims = int(options["sims"]) if "sims" in options else None
-    seconds = float(options["seconds"]) if "seconds" in options else None
+    sims = _option(options["sims"], "sims", int) if "sims" in options else None
+    seconds = _option(options["seconds"], "seconds", float) if "seconds" in options else None
     if sims is None and seconds is None:
         sims = 1000
-    threads = int(options.get("threads", "1"))
+    threads = _option(options.get("threads", "1"), "threads", int)
     name = "mcts:" + ",".join(f"{k_}={v}" for k_, v in options.items()) if options else None
     return MctsPlayer(sims, seconds, threads, seed, name=name)
+
+
+_Number = TypeVar("_Number", int, float)
+
+
+def _option(raw: str, key: str, kind: type[_Number]) -> _Number:
+    """A spec option's number; ``ValueError`` saying which option and what
+    it needs if ``raw`` is not one."""
+    try:
+        return kind(raw)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{key} must be {what}, not {raw!r}") from None
 
 
 def warm_up(variant_id: str = "duo") -> None:
