@@ -607,12 +607,10 @@ def run_match(
     jobs = [((a, b), v.id, i, seed, seating, move_timeout) for i in range(games)]
     start = time.monotonic()
     results = _results(jobs, workers, warm)
-    saved: set[int] = set()
 
     def save(result: GameResult) -> None:
         if out is not None:
             (out / f"{v.id}-{result.index + 1:04d}.blksgf").write_text(result.sgf, "utf-8")
-        saved.add(result.index)
 
     try:
         for result in results:
@@ -622,9 +620,11 @@ def run_match(
                 _progress(progress, summary, games, time.monotonic() - start)
     except KeyboardInterrupt:
         summary.planned = games
-        for result in summary.results:  # (one counted as the interrupt came)
-            if result.index not in saved:
-                save(result)
+        # Every game counted is saved, the one the interrupt may have come
+        # between counting and saving included (the others' files are
+        # written again, the same).
+        for result in summary.results:
+            save(result)
     finally:
         results.close()  # (the worker processes, if any, are stopped)
     if progress is not None:

@@ -61,9 +61,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             key, eq, value = part.partition("=")
             if not eq:
                 key, value = kind, key
-            if key.strip() in options:
-                raise PlayerSpecError(f"bad player spec {spec!r}: {key.strip()} given twice")
-            options[key.strip()] = value.strip()
+            key = key.strip()
+            if key in options:
+                raise PlayerSpecError(f"bad player spec {spec!r}: {key} given twice")
+            options[key] = value.strip()
     return kind.strip().lower(), options
 
 
