@@ -1008,8 +1008,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("records", nargs="+", metavar="RECORD_OR_FOLDER",
                    help=".blksgf files, or folders of them")
-    p.add_argument("--a", metavar="NAME", help="the player to count as A (default: the "
-                   "first seat's player in the first record)")
+    p.add_argument("--a", metavar="NAME", action="append", help="the player to count as A "
+                   "(default: the first seat's player in the first record); give it again "
+                   "to pool runs in which A had other names, against the same B")
     p.add_argument("--seating", metavar="ID", help="the matches' seating (default: the "
                    "variant's first)")
     p.set_defaults(run=_cmd_tally)

@@ -491,22 +491,29 @@ def _record_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
 
 
 def tally(
-    paths: Sequence[str | os.PathLike[str]], a: str | None = None, seating: str | None = None,
+    paths: Sequence[str | os.PathLike[str]], a: str | Sequence[str] | None = None,
+    seating: str | None = None,
 ) -> tuple[MatchSummary, list[str]]:
     """Summarise the records a match saved (``--out``), of one run or of
     several pooled: the files given and every ``.blksgf`` in the folders
     given, in order.  The two sides are told apart by the players' names in
     the records; A is ``a``, or else the name on the first seat of the first
-    record (A's seat in a match's first game).  Returns the summary (without
-    thinking times, which records do not keep) and the records left out:
-    games that an error ended, whose forfeits the records do not say.
-    Raises ``ValueError`` (an ``SgfError`` for a bad record) naming the file
-    for a record that is not a finished game between the same two players."""
+    record (A's seat in a match's first game).  ``a`` may also be several
+    names, to pool runs in which side A was set up differently (say
+    ``mcts:seconds=5.8`` and ``mcts:seconds=6.0`` against one engine): every
+    game is then between one of them and B, the same player in all.
+    Returns the summary (without thinking times, which records do not keep)
+    and the records left out: games that an error ended, whose forfeits the
+    records do not say.  Raises ``ValueError`` (an ``SgfError`` for a bad
+    record) naming the file for a record that is not a finished game between
+    the two sides, and for a name of ``a`` that plays in none of them."""
     from blokus import sgf
 
+    a_names = [a] if isinstance(a, str) else list(a or [])
     results: list[GameResult] = []
     left_out: list[str] = []
-    names: tuple[str, str] | None = None
+    b: str | None = None
+    seen: set[str] = set()
     v: Variant | None = None
     for path in _record_files(paths):
         rec = sgf.load(path, seating)
@@ -530,24 +537,29 @@ def tally(
                 raise ValueError(f"{path}: a seat without a player's name")
             seat_names.append(name)
         players = {n for n in seat_names if n is not None}
-        if names is None:
-            first = a if a is not None else seat_names[0]
-            if first is None or first not in players or len(players) != 2:
-                raise ValueError(f"{path}: not a game between {first!r} and one other player "
-                                 f"(its players: {', '.join(map(repr, sorted(players)))})")
-            names = (first, (players - {first}).pop())
-        if players != set(names):
-            raise ValueError(f"{path}: not a game between {names[0]!r} and {names[1]!r} "
+        if not a_names:
+            a_names = [str(seat_names[0])]
+        ours = players.intersection(a_names)
+        if len(players) != 2 or len(ours) != 1 or (b is not None and b not in players):
+            wanted = " or ".join(map(repr, a_names))
+            other = "one other player" if b is None else repr(b)
+            raise ValueError(f"{path}: not a game between {wanted} and {other} "
                              f"(its players: {', '.join(map(repr, sorted(players)))})")
-        sides = [0 if n is None else names.index(n) for n in seat_names]
+        if b is None:
+            b = (players - ours).pop()
+        seen |= ours
+        sides = [0 if n is None or n in ours else 1 for n in seat_names]
         points = game.scores("cells")
         results.append(GameResult(len(results), sides[0] == 1, points,
                                   _side_means(game, points, sides), "", len(game.move_stack)))
     if v is None:
         raise ValueError("no records given")
-    if names is None:
+    if b is None:
         raise ValueError("every record given is of a game ended by an error")
-    return MatchSummary(names[0], names[1], v.id, results), left_out
+    missing = [n for n in a_names if n not in seen]
+    if missing:
+        raise ValueError(f"no game of {' or '.join(map(repr, missing))} among the records")
+    return MatchSummary(" or ".join(a_names), b, v.id, results), left_out
 
 
 def elo(score: float) -> float:

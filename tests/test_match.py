@@ -176,11 +176,43 @@ def test_tally_refuses_records_it_cannot_count(tmp_path: Path) -> None:
         tally([failed])
 
 
+def test_tally_pools_runs_in_which_a_had_other_names(tmp_path: Path) -> None:
+    first = run_match("greedy", "random", "duo", 2, out=tmp_path / "a", progress=None)
+    second = run_match("level:1", "random", "duo", 2, out=tmp_path / "b", seed=5,
+                       progress=None)
+    runs = [tmp_path / "a", tmp_path / "b"]
+    with pytest.raises(ValueError, match="b/duo-0001.blksgf: not a game between 'greedy' "
+                       "and 'random'"):
+        tally(runs)
+    both, _ = tally(runs, a=["greedy", "level:1"])
+    assert (both.a, both.b, both.games) == ("greedy or level:1", "random", 4)
+    assert both.wins == first.wins + second.wins
+    assert both.losses == first.losses + second.losses
+    assert [r.swapped for r in both.results] == [r.swapped for r in first.results + second.results]
+    assert both.mean_difference == pytest.approx(
+        (first.mean_difference + second.mean_difference) / 2)
+    # every name given must play, and B must be the same player throughout
+    with pytest.raises(ValueError, match="no game of 'level:2' among the records"):
+        tally(runs, a=["greedy", "level:1", "level:2"])
+    third = run_match("level:1", "greedy", "duo", 2, out=tmp_path / "c", progress=None)
+    assert third.games == 2
+    with pytest.raises(ValueError, match="c/duo-0001.blksgf: not a game between 'greedy' or "
+                       "'level:1' and 'random'"):
+        tally([*runs, tmp_path / "c"], a=["greedy", "level:1"])
+    # a game between two of A's names is no game between the sides
+    with pytest.raises(ValueError, match="not a game between 'greedy' or 'level:1' and one "
+                       "other player"):
+        tally([tmp_path / "c"], a=["greedy", "level:1"])
+
+
 def test_tally_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run_match("greedy", "random", "duo", 2, out=tmp_path, progress=None)
     assert main(["tally", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("greedy vs random, duo: 2 games") and "thinking time" not in out
+    assert main(["tally", str(tmp_path), "--a", "random", "--a", "greedy"]) == 2
+    assert "not a game between 'random' or 'greedy' and one other player" in (
+        capsys.readouterr().err)
     assert main(["tally", str(tmp_path / "nothing")]) == 2
     assert "nothing: no such file or folder" in capsys.readouterr().err
 
