@@ -49,7 +49,7 @@ from blokus.variants import Variant, variant
 
 __all__ = [
     "GtpPlayer", "GtpEngineError", "GameResult", "MatchSummary", "load_player",
-    "play_game", "run_match", "seat_sides", "tally",
+    "play_game", "record_files", "run_match", "seat_sides", "tally",
 ]
 
 
@@ -475,7 +475,10 @@ class MatchSummary:
         return "\n".join(lines)
 
 
-def _record_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
+def record_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """The files given and every ``.blksgf`` in the folders given (sorted),
+    in order; ``ValueError`` for a path that is not there or a folder
+    without records."""
     files: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
@@ -515,7 +518,7 @@ def tally(
     b: str | None = None
     seen: set[str] = set()
     v: Variant | None = None
-    for path in _record_files(paths):
+    for path in record_files(paths):
         rec = sgf.load(path, seating)
         if v is None:
             v = rec.variant
