@@ -10,7 +10,7 @@ value being the first side's score minus the second's under the advanced
 rules), and so is the position after the move played; the difference is what
 that move gave away.  The walk stops at the first position whose search
 needs more than ``--nodes`` positions (in Duo with 300,000 that is the last
-4 to 12 plies, 8 in most games).  Prints, per player (by the names in the
+4 to 13 plies, 9 in most games).  Prints, per player (by the names in the
 records), the positions solved, the moves that gave points away and the
 points; ``--list`` also prints every such move.  A move that wins by less
 than it could counts as giving points away: the value is the margin, not

@@ -512,7 +512,7 @@ def tally(
     the two sides, and for a name of ``a`` that plays in none of them."""
     from blokus import sgf
 
-    a_names = [a] if isinstance(a, str) else list(a or [])
+    a_names = [a] if isinstance(a, str) else list(dict.fromkeys(a or []))  # (once each)
     results: list[GameResult] = []
     left_out: list[str] = []
     b: str | None = None
