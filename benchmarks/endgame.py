@@ -21,6 +21,7 @@ a Duo record takes 5 to 30 seconds.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import platform
 import sys
@@ -29,6 +30,7 @@ from collections import defaultdict
 from blokus import sgf
 from blokus.game import Game
 from blokus.match import record_files
+from blokus.placements import PlacementTable
 
 
 class _OutOfNodes(Exception):
@@ -41,13 +43,19 @@ def _value(game: Game) -> int:
     return seats[0] - seats[1]
 
 
+@functools.cache
+def _sizes(table: PlacementTable) -> list[int]:
+    """Each placement's number of cells, by table index."""
+    return [len(m.points) for m in table.moves]
+
+
 def solve(game: Game, nodes: int) -> int:
     """The exact value (:func:`_value` at the end, both sides playing
     their best) of ``game``'s position; raises ``_OutOfNodes`` past
     ``nodes`` positions.  The first side maximises; larger pieces are tried
     first."""
     left = [nodes]
-    size = [len(m.points) for m in game.table.moves]
+    size = _sizes(game.table)
 
     def search(alpha: int, beta: int) -> int:
         left[0] -= 1
@@ -95,25 +103,24 @@ def main() -> int:
     plies: list[int] = []
     for number, path in enumerate(files, 1):
         rec = sgf.load(path)
-        end = rec.game()
-        seats = end.seating.seats
+        game = rec.game()  # at the end, then taken back a move at a time
+        seats = game.seating.seats
         if len(seats) != 2 or any(s.neutral for s in seats):
             parser.error(f"{path}: not a game between two sides")
-        moves = end.move_stack
+        moves = game.move_stack
         back = 0
         while back < len(moves):
-            game = rec.game()
-            for _ in range(back + 1):
-                game.pop()
+            move = game.pop()
             side = game.seat_to_move
             assert side is not None
             name = rec.player_name(seats[side].colors[0]) or f"seat {side + 1}"
             try:
                 best = solve(game, args.nodes)
-                game.push(moves[len(moves) - 1 - back])
+                game.push(move)
                 played = solve(game, args.nodes)
             except _OutOfNodes:
                 break
+            game.pop()
             back += 1
             lost = best - played if side == 0 else played - best
             solved[name] += 1
